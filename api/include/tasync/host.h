@@ -1,0 +1,97 @@
+/*
+ * tasync/host.h - the table a host (the PHP extension, a C program, a test)
+ * gives the core, so that the core can hold the host's values and errors
+ * without knowing what they are.
+ *
+ * Values and errors are opaque pointers. The core keeps a reference with
+ * value_retain/error_retain and drops it with the matching release; it never
+ * calls them with NULL. Errors the semantic rules require (cancellation,
+ * deadlock, misuse) are created through error_create, so a PHP host gets real
+ * PHP exception objects and a C host gets whatever it likes.
+ *
+ * Every member may be NULL; the core then uses a built-in behaviour (no
+ * refcounting, warnings to stderr, no hooks). Without error_create the core
+ * uses small built-in error objects, and every error handed to the core must
+ * then come from tasync_error_create.
+ * All members are called on the runtime's thread.
+ */
+#ifndef TASYNC_HOST_H
+#define TASYNC_HOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "version.h"
+
+TASYNC_EXTERN_C_BEGIN
+
+typedef struct tasync_coroutine tasync_coroutine_t;
+
+/* Kinds of errors the core asks the host to create. Values never change. */
+typedef enum tasync_error_kind {
+    /* Async\CancellationError: a coroutine or scope was cancelled. */
+    TASYNC_ERROR_CANCELLATION = 1,
+    /* Async\AwaitCancelledException (a cancellation): await's cancellation fired. */
+    TASYNC_ERROR_AWAIT_CANCELLED = 2,
+    /* Async\DeadlockError. */
+    TASYNC_ERROR_DEADLOCK = 3,
+    /* Async\AsyncException: misuse such as awaiting oneself or a closed scope. */
+    TASYNC_ERROR_ASYNC = 4,
+    /* An argument outside its allowed range (PHP: ValueError). */
+    TASYNC_ERROR_INVALID_ARGUMENT = 5,
+    /* An operating-system error (PHP: AsyncException with the errno text). */
+    TASYNC_ERROR_SYSTEM = 6
+} tasync_error_kind_t;
+
+/* A source location. file is borrowed: the host keeps it valid until the
+ * runtime is destroyed (PHP's compiled file names are, for a request). */
+typedef struct tasync_location {
+    const char *file; /* NULL when unknown */
+    uint32_t line;
+    uint32_t reserved0;
+} tasync_location_t;
+
+typedef struct tasync_host {
+    uint32_t size; /* sizeof(tasync_host_t) as the host knows it */
+    uint32_t reserved0;
+
+    void (*value_retain)(void *host_data, void *value);
+    void (*value_release)(void *host_data, void *value);
+    void (*error_retain)(void *host_data, void *error);
+    void (*error_release)(void *host_data, void *error);
+
+    /* Returns a new error object (one reference, owned by the core) of the
+     * given kind; code is a TASYNC_E* or -errno the core met, message a
+     * complete sentence. Must not return NULL. */
+    void *(*error_create)(void *host_data, int kind, int code, const char *message);
+
+    /* Nonzero if error is a cancellation (Async\CancellationError or a
+     * subclass). Decides rule C7: an unhandled cancellation ends a coroutine
+     * as cancelled without reaching its scope. */
+    int (*error_is_cancellation)(void *host_data, void *error);
+
+    /* Writes a one-line description ("Exception: message") into buf (always
+     * NUL-terminated when len > 0). Returns the length it wanted to write. */
+    size_t (*error_describe)(void *host_data, void *error, char *buf, size_t len);
+
+    /* Called right after the core switched into co (enter) and right before
+     * it switches away from co (leave), including the main coroutine. A PHP
+     * host saves and restores its executor state here, as Fibers do. */
+    void (*coroutine_enter)(void *host_data, tasync_coroutine_t *co, void *co_data);
+    void (*coroutine_leave)(void *host_data, tasync_coroutine_t *co, void *co_data);
+
+    /* Called once when the core frees a coroutine, with the host data that
+     * was set on it (spawn options or tasync_coroutine_set_host_data). */
+    void (*coroutine_free)(void *host_data, tasync_coroutine_t *co, void *co_data);
+
+    /* Receives each warning the rules ask for (one message, no newline). */
+    void (*warning)(void *host_data, const char *message);
+
+    /* Fills out with the host's current source location (the user code that
+     * is running). Returns 0, or -1 if there is none. */
+    int (*capture_location)(void *host_data, tasync_location_t *out);
+} tasync_host_t;
+
+TASYNC_EXTERN_C_END
+
+#endif /* TASYNC_HOST_H */

@@ -1,0 +1,344 @@
+/*
+ * tasync/runtime.h - the runtime side of the ABI: what the core offers hosts
+ * and extensions (implemented by libtasync).
+ *
+ * One runtime per OS thread. Every object (coroutine, awaitable, timer) belongs
+ * to the runtime that created it and is used on that runtime's thread only,
+ * except for the functions marked "Thread-safe".
+ *
+ * The thread that creates a runtime becomes its main coroutine (rule C3): it
+ * can spawn, suspend and await like any other coroutine, and calls
+ * tasync_runtime_run() to wait until no active coroutine remains.
+ *
+ * Conventions:
+ *  - Functions return 0 (or a count) on success and a negative code on failure
+ *    (see errors.h). Functions that suspend return TASYNC_EFAILED when the
+ *    awaited thing failed, -ECANCELED when the calling coroutine was cancelled,
+ *    TASYNC_EAWAIT_CANCELLED when the cancellation awaitable fired first, or
+ *    another code for misuse; in every such case, when out_error is not NULL,
+ *    *out_error receives a new reference to the host error object to raise.
+ *    Pass out_error NULL to let the core drop it.
+ *  - "value" and "error" pointers are the host's (host.h); out parameters
+ *    receive new references that the caller releases with
+ *    tasync_value_release / tasync_error_release.
+ *  - Arguments are borrowed unless a comment says otherwise.
+ */
+#ifndef TASYNC_RUNTIME_H
+#define TASYNC_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "errors.h"
+#include "host.h"
+#include "reactor.h"
+#include "version.h"
+
+TASYNC_EXTERN_C_BEGIN
+
+typedef struct tasync_runtime tasync_runtime_t;
+typedef struct tasync_awaitable tasync_awaitable_t;
+typedef struct tasync_scope tasync_scope_t;
+typedef struct tasync_timer tasync_timer_t;
+
+/* ---------------------------------------------------------------- runtime */
+
+/* Flags for tasync_runtime_options_t.flags. */
+typedef enum tasync_runtime_flag {
+    /* When the chosen backend cannot be loaded, warn (through the host) with
+     * the reason and load the default backend instead. */
+    TASYNC_RUNTIME_FALLBACK_DEFAULT = 1
+} tasync_runtime_flag_t;
+
+/* Since: ABI 1.0. */
+typedef struct tasync_runtime_options {
+    uint32_t size;              /* sizeof(tasync_runtime_options_t) */
+    uint32_t flags;             /* tasync_runtime_flag_t bits */
+    /* A backend name ("uv", "uring", "ev": resolved as
+     * <backend_dir>/tasync-backend-<name>.so) or a path containing '/'.
+     * NULL or "" means the default, "uv". */
+    const char *backend;
+    /* Directory holding backends; NULL means $TASYNC_BACKEND_DIR, else the
+     * directory the core was installed with. */
+    const char *backend_dir;
+    size_t stack_size;          /* coroutine stack size in bytes; 0 = 256 KiB */
+    uint32_t stack_cache;       /* free stacks kept for reuse; 0 = 128 */
+    uint32_t thread_pool_size;  /* offload threads when the backend has none; 0 = 4 */
+    const tasync_host_t *host;  /* NULL: the built-in C host */
+    void *host_data;            /* passed to every host callback */
+    char *errbuf;               /* receives the reason when create fails */
+    size_t errbuf_size;
+    uint64_t zombie_timeout_ns; /* rule S9; 0 = 2 s */
+} tasync_runtime_options_t;
+
+/*
+ * Creates a runtime on the calling thread, loading the backend and creating
+ * its loop. The calling context becomes the main coroutine. Fails with
+ * -EBUSY if the thread already has a runtime, or with a TASYNC_EBACKEND_*
+ * code (and a reason in errbuf) if the backend cannot be used.
+ * Since: ABI 1.0.
+ */
+TASYNC_API int tasync_runtime_create(const tasync_runtime_options_t *opts, tasync_runtime_t **out);
+
+/*
+ * Destroys the runtime. Call it from the main coroutine, not from a spawned
+ * one. Coroutines that never finished are freed without being resumed (their
+ * arg_release and the host's coroutine_free still run); timers and watches
+ * are closed. NULL is a no-op. Since: ABI 1.0.
+ */
+TASYNC_API void tasync_runtime_destroy(tasync_runtime_t *rt);
+
+/* The calling thread's runtime, or NULL. Thread-safe. Since: ABI 1.0. */
+TASYNC_API tasync_runtime_t *tasync_runtime_current(void);
+
+/*
+ * From the main coroutine: runs coroutines and the reactor until no active
+ * coroutine and no referenced work remains (zombies get the zombie timeout,
+ * rule S9). Returns 0, or TASYNC_EDEADLOCK after reporting a deadlock (C14).
+ * Since: ABI 1.0.
+ */
+TASYNC_API int tasync_runtime_run(tasync_runtime_t *rt);
+
+/* What tasync_runtime_backend_info reports. Since: ABI 1.0. */
+typedef struct tasync_backend_info {
+    uint32_t size;          /* set by the caller to sizeof(tasync_backend_info_t) */
+    uint32_t abi_version;   /* the backend's */
+    const char *name;       /* valid while the runtime lives */
+    const char *version;
+    const char *path;       /* the shared object that was loaded */
+    uint64_t capabilities;  /* the backend's own tasync_capability_t bits */
+    uint64_t op_mask;       /* opcodes it runs natively */
+} tasync_backend_info_t;
+
+TASYNC_API int tasync_runtime_backend_info(tasync_runtime_t *rt, tasync_backend_info_t *out);
+
+/* The backend's monotonic clock, in nanoseconds. Since: ABI 1.0. */
+TASYNC_API uint64_t tasync_runtime_now(tasync_runtime_t *rt);
+
+/*
+ * Runs cb(data) on the runtime's thread soon, outside any coroutine. cb must
+ * not suspend; it may spawn, resume and complete futures. A posted callback
+ * keeps the runtime alive until it has run. Thread-safe. Since: ABI 1.0.
+ */
+TASYNC_API int tasync_runtime_post(tasync_runtime_t *rt, void (*cb)(void *data), void *data);
+
+/*
+ * Keeps the runtime alive (and out of deadlock detection) while an extension
+ * waits for something outside the reactor, e.g. a thread that will call
+ * tasync_runtime_post. Each ref needs one unref. Thread-safe. Since: ABI 1.0.
+ */
+TASYNC_API void tasync_runtime_ref(tasync_runtime_t *rt);
+TASYNC_API void tasync_runtime_unref(tasync_runtime_t *rt);
+
+/* Releases a value or error reference obtained from the runtime. NULL is a
+ * no-op. Since: ABI 1.0. */
+TASYNC_API void tasync_value_release(tasync_runtime_t *rt, void *value);
+TASYNC_API void tasync_error_release(tasync_runtime_t *rt, void *error);
+
+/*
+ * Creates an error through the host's factory (new reference). Useful for
+ * extensions that want to cancel with a specific message. Since: ABI 1.0.
+ */
+TASYNC_API void *tasync_error_create(tasync_runtime_t *rt, int kind, const char *message);
+
+/*
+ * Writes a one-line description of an error ("CancellationError: cancelled")
+ * into buf, NUL-terminated when len > 0, using the host's error_describe or
+ * the built-in errors. Returns the length it wanted to write. Since: ABI 1.0.
+ */
+TASYNC_API size_t tasync_error_describe(tasync_runtime_t *rt, void *error, char *buf, size_t len);
+
+/* -------------------------------------------------------------- coroutines */
+
+/* Coroutine state bits (tasync_coroutine_flags). Values never change. */
+typedef enum tasync_coroutine_flag {
+    TASYNC_CO_STARTED = 1,          /* has begun running */
+    TASYNC_CO_QUEUED = 2,           /* in the run queue */
+    TASYNC_CO_RUNNING = 4,          /* is the current coroutine */
+    TASYNC_CO_SUSPENDED = 8,        /* started, not running, not completed */
+    TASYNC_CO_COMPLETED = 16,       /* finished: result or error is final */
+    TASYNC_CO_CANCELLED = 32,       /* completed as cancelled (C7, C8) */
+    TASYNC_CO_CANCEL_REQUESTED = 64,/* a cancellation is pending or delivered */
+    TASYNC_CO_ZOMBIE = 128,         /* rule S9 */
+    TASYNC_CO_MAIN = 256,           /* the runtime's main coroutine */
+    TASYNC_CO_PROTECTED = 512       /* inside a protect section (C20) */
+} tasync_coroutine_flag_t;
+
+/* The body of a coroutine. It ends by returning; before that it may set its
+ * result or error with tasync_coroutine_set_result / _set_error. */
+typedef void (*tasync_entry_cb)(tasync_coroutine_t *self, void *arg);
+
+/* Since: ABI 1.0. */
+typedef struct tasync_spawn_options {
+    uint32_t size;                  /* sizeof(tasync_spawn_options_t) */
+    uint32_t flags;                 /* reserved, 0 */
+    tasync_entry_cb entry;          /* required */
+    void *arg;                      /* passed to entry */
+    /* Called exactly once when the coroutine no longer needs arg: after entry
+     * returns, or when the coroutine is cancelled or destroyed before it
+     * started. May be NULL. */
+    void (*arg_release)(void *arg);
+    tasync_scope_t *scope;          /* NULL: the current scope (rule S2) */
+    void *host_data;                /* per-coroutine host data (host.h) */
+    tasync_location_t location;     /* spawn location; file NULL: ask the host */
+} tasync_spawn_options_t;
+
+/*
+ * Queues a new coroutine (rule C1: it starts when the spawner suspends).
+ * When out is not NULL it receives a new reference. Fails with
+ * TASYNC_ESCOPE_CLOSED (and *out_error) if the scope is closed (S3).
+ * Since: ABI 1.0.
+ */
+TASYNC_API int tasync_spawn(tasync_runtime_t *rt, const tasync_spawn_options_t *opts,
+                            tasync_coroutine_t **out, void **out_error);
+
+TASYNC_API void tasync_coroutine_retain(tasync_coroutine_t *co);
+/* Drops a reference; NULL is a no-op. A coroutine lives while it runs or
+ * waits, whatever its reference count. */
+TASYNC_API void tasync_coroutine_release(tasync_coroutine_t *co);
+
+/* The running coroutine (the main coroutine outside spawned ones); borrowed.
+ * NULL when called outside any coroutine (from a reactor callback). */
+TASYNC_API tasync_coroutine_t *tasync_coroutine_current(tasync_runtime_t *rt);
+
+TASYNC_API tasync_runtime_t *tasync_coroutine_runtime(const tasync_coroutine_t *co);
+TASYNC_API uint64_t tasync_coroutine_id(const tasync_coroutine_t *co);
+TASYNC_API uint32_t tasync_coroutine_flags(const tasync_coroutine_t *co);
+TASYNC_API void *tasync_coroutine_host_data(const tasync_coroutine_t *co);
+TASYNC_API void tasync_coroutine_set_host_data(tasync_coroutine_t *co, void *host_data);
+
+/* The coroutine as an awaitable (borrowed, lives as long as co). */
+TASYNC_API tasync_awaitable_t *tasync_coroutine_awaitable(tasync_coroutine_t *co);
+
+/* From inside the coroutine: sets the value (retained) or error (retained)
+ * it completes with. Calling again replaces. */
+TASYNC_API void tasync_coroutine_set_result(tasync_coroutine_t *self, void *value);
+TASYNC_API void tasync_coroutine_set_error(tasync_coroutine_t *self, void *error);
+
+/*
+ * The final outcome of a completed coroutine: borrowed pointers valid while
+ * co is referenced. Returns TASYNC_EBAD_STATE if it has not completed.
+ */
+TASYNC_API int tasync_coroutine_outcome(const tasync_coroutine_t *co, void **value, void **error);
+
+/*
+ * Requests cancellation (rules C7, C8). error may be NULL (a default
+ * CancellationError is created); it is retained. Not started: it will never
+ * start and completes as cancelled. Suspended: resumed with the error at its
+ * suspension point (held back while protected, C20). Running (self-cancel):
+ * marked, keeps running, completes as cancelled. Completed: nothing.
+ * Since: ABI 1.0.
+ */
+TASYNC_API int tasync_coroutine_cancel(tasync_coroutine_t *co, void *error);
+
+/* Spawn and last-suspend locations; zeroed when unknown. */
+TASYNC_API tasync_location_t tasync_coroutine_spawn_location(const tasync_coroutine_t *co);
+TASYNC_API tasync_location_t tasync_coroutine_suspend_location(const tasync_coroutine_t *co);
+
+/* ---------------------------------------------------------------- suspend */
+
+/*
+ * Yields: the current coroutine goes to the back of the run queue (C2).
+ * Returns 0, or -ECANCELED (with *out_error) if it was cancelled meanwhile.
+ */
+TASYNC_API int tasync_yield(tasync_runtime_t *rt, void **out_error);
+
+/*
+ * Parks the current coroutine until someone calls tasync_resume or
+ * tasync_resume_error on it, or it is cancelled. Returns 0 and a new
+ * reference in *out_value (may be NULL), TASYNC_EFAILED with *out_error
+ * when resumed with an error, or -ECANCELED with *out_error.
+ */
+TASYNC_API int tasync_suspend(tasync_runtime_t *rt, void **out_value, void **out_error);
+
+/* Wakes a coroutine parked in tasync_suspend with a value or an error (both
+ * retained). TASYNC_EBAD_STATE if it is not parked there. */
+TASYNC_API int tasync_resume(tasync_coroutine_t *co, void *value);
+TASYNC_API int tasync_resume_error(tasync_coroutine_t *co, void *error);
+
+/* ----------------------------------------------------------------- awaiting */
+
+TASYNC_API void tasync_awaitable_retain(tasync_awaitable_t *aw);
+TASYNC_API void tasync_awaitable_release(tasync_awaitable_t *aw);
+
+/* Nonzero once the awaitable has completed (a timeout has fired, a future is
+ * resolved, a coroutine finished). */
+TASYNC_API int tasync_awaitable_is_completed(const tasync_awaitable_t *aw);
+
+/*
+ * Waits until what completes (C4) and returns its value (new reference in
+ * *out_value) or TASYNC_EFAILED and its error: the same error object to every
+ * awaiter. When cancellation (may be NULL) completes first, returns
+ * TASYNC_EAWAIT_CANCELLED with an AwaitCancelledException (C5) and what goes
+ * on. Awaiting oneself gives TASYNC_ESELF_AWAIT (C6).
+ */
+TASYNC_API int tasync_await(tasync_runtime_t *rt, tasync_awaitable_t *what, tasync_awaitable_t *cancellation,
+                            void **out_value, void **out_error);
+
+/* A single-assignment awaitable completed by the caller. New reference. */
+TASYNC_API int tasync_future_create(tasync_runtime_t *rt, tasync_awaitable_t **out);
+/* Completes a future with a value or error (retained). TASYNC_EBAD_STATE if
+ * it is not a future or already completed. */
+TASYNC_API int tasync_future_resolve(tasync_awaitable_t *future, void *value);
+TASYNC_API int tasync_future_reject(tasync_awaitable_t *future, void *error);
+
+/* An awaitable that completes timeout_ns after creation (C21). New reference.
+ * It does not keep the runtime alive by itself, only while awaited. */
+TASYNC_API int tasync_timeout_create(tasync_runtime_t *rt, uint64_t timeout_ns, tasync_awaitable_t **out);
+
+/* Suspends for timeout_ns (C21). Cancellable like any suspension. */
+TASYNC_API int tasync_delay(tasync_runtime_t *rt, uint64_t timeout_ns, tasync_awaitable_t *cancellation,
+                            void **out_error);
+
+/*
+ * Waits until fd is ready for events (tasync_io_event_t bits). Returns 0 and
+ * the ready events in *revents, or an error code. Any number of coroutines
+ * may wait on the same fd.
+ */
+TASYNC_API int tasync_await_fd(tasync_runtime_t *rt, int fd, unsigned events, tasync_awaitable_t *cancellation,
+                               unsigned *revents, void **out_error);
+
+/*
+ * Tells the runtime that fd is about to be closed: coroutines waiting on it
+ * are resumed with -EBADF and its reactor watch is removed. Call it before
+ * close(fd) for any fd that was passed to tasync_await_fd.
+ */
+TASYNC_API void tasync_fd_forget(tasync_runtime_t *rt, int fd);
+
+/* Waits for the next delivery of signum. */
+TASYNC_API int tasync_await_signal(tasync_runtime_t *rt, int signum, tasync_awaitable_t *cancellation,
+                                   void **out_error);
+
+/* Waits for child process pid to exit (the runtime reaps it). */
+TASYNC_API int tasync_await_child(tasync_runtime_t *rt, int pid, tasync_awaitable_t *cancellation,
+                                  int *exit_status, int *term_signal, void **out_error);
+
+/*
+ * Runs fn(data) on a worker thread (the backend's pool when it has one, else
+ * the core's) and suspends until it has run. A cancellation that arrives
+ * before the work started removes it (-ECANCELED); once it runs, the
+ * cancellation is delivered when it finishes, since data may live on the
+ * caller's stack.
+ */
+TASYNC_API int tasync_offload(tasync_runtime_t *rt, void (*fn)(void *data), void *data,
+                              tasync_awaitable_t *cancellation, void **out_error);
+
+/* --------------------------------------------------------- callback timers */
+
+typedef void (*tasync_timer_fn)(tasync_timer_t *timer, void *data);
+
+/*
+ * Timers with a callback, kept in the core's timer heap (cheap to re-arm).
+ * The callback runs outside any coroutine and must not suspend. A started
+ * timer keeps the runtime alive unless tasync_timer_set_ref(t, 0).
+ */
+TASYNC_API int tasync_timer_create(tasync_runtime_t *rt, tasync_timer_fn cb, void *data, tasync_timer_t **out);
+TASYNC_API int tasync_timer_start(tasync_timer_t *t, uint64_t timeout_ns, uint64_t repeat_ns);
+TASYNC_API int tasync_timer_stop(tasync_timer_t *t);
+TASYNC_API void tasync_timer_set_ref(tasync_timer_t *t, int ref);
+/* Stops and frees; NULL is a no-op. Safe inside its own callback. */
+TASYNC_API void tasync_timer_destroy(tasync_timer_t *t);
+
+TASYNC_EXTERN_C_END
+
+#endif /* TASYNC_RUNTIME_H */
