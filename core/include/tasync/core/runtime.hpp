@@ -1,0 +1,338 @@
+// Internal definitions of the runtime's objects. The C ABI (api/) sees these
+// as opaque types; the C++ here is the implementation.
+//
+// Scheduling (DESIGN section 3): coroutines switch to each other directly
+// (symmetric transfer). The coroutine that suspends picks the next runnable
+// one itself; when the run queue is empty it polls the reactor on its own
+// stack. After every pass over the runnable coroutines the reactor is polled
+// without blocking, so I/O readiness is noticed within one pass.
+#pragma once
+
+#include <tasync/runtime.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "backend_loader.hpp"
+#include "fcontext.hpp"
+#include "list.hpp"
+#include "stack_pool.hpp"
+#include "thread_pool.hpp"
+#include "timer_heap.hpp"
+
+namespace tasync::detail {
+
+struct Wait;
+
+// A registration of a waiting coroutine on an awaitable.
+struct Waiter {
+    Link link;
+    Wait *wait = nullptr;    // the coroutine wait to wake, or nullptr
+    // For waiters that are not coroutines (group awaitables, scopes): called
+    // when the awaitable completes. The waiter is already unlinked.
+    void (*notify)(Waiter *self, tasync_awaitable *source) = nullptr;
+    void *data = nullptr;
+    int role = 0;            // Wait-specific: which source this is
+};
+using WaiterList = List<Waiter, &Waiter::link>;
+
+enum class AwaitableKind : std::uint8_t { Coroutine, Future, Timeout };
+
+// What a suspended coroutine waits for (introspection and cancellation).
+enum class WaitKind : std::uint8_t { None, Yield, Park, Await, Delay, Fd, Signal, Child, Offload, Op };
+
+// Lives on the stack of the suspended coroutine for the duration of one
+// suspension. Whoever wakes it first records the outcome; the coroutine
+// unregisters the rest when it resumes.
+struct Wait {
+    tasync_coroutine *co = nullptr;
+    WaitKind kind = WaitKind::None;
+    bool done = false;
+    int code = 0;
+    void *value = nullptr;         // owned reference
+    void *error = nullptr;         // owned reference
+    unsigned revents = 0;
+    int exit_status = 0;
+    int term_signal = 0;
+    // Called by cancel(): returns true when the wait may be woken with the
+    // cancellation now, false when it must run to completion first (an
+    // offloaded job or a kernel-owned buffer); the cancellation is then
+    // delivered when the coroutine resumes.
+    bool (*on_cancel)(Wait *) = nullptr;
+    // Unregisters whatever is still registered (waiter nodes, timers, fd
+    // waiters). Called when the coroutine resumes, and by runtime teardown
+    // for coroutines that never resume. Must be idempotent.
+    void (*cleanup)(Wait *) = nullptr;
+    // Ops and offloaded work keep their real result when a cancellation
+    // races their completion (nothing lost); the cancellation then waits for
+    // the next suspension point.
+    bool keeps_result = false;
+    // Introspection.
+    tasync_awaitable *target = nullptr;
+    int fd = -1;
+    std::uint64_t deadline = 0;
+};
+
+struct FdWaiter {
+    Link link;
+    Wait *wait = nullptr;
+    unsigned events = 0;
+};
+
+struct FdWatch {
+    tasync_runtime *rt = nullptr;
+    int fd = -1;
+    tasync_handle_t *handle = nullptr;
+    unsigned interest = 0;
+    List<FdWaiter, &FdWaiter::link> waiters;
+};
+
+struct SignalWatch {
+    tasync_runtime *rt = nullptr;
+    int signum = 0;
+    tasync_handle_t *handle = nullptr;
+    unsigned pending = 0;          // deliveries nobody waited for yet
+    WaiterList waiters;
+};
+
+struct ChildWatch {
+    tasync_runtime *rt = nullptr;
+    int pid = 0;
+    tasync_handle_t *handle = nullptr;
+    WaiterList waiters;
+};
+
+struct Posted {
+    void (*cb)(void *);
+    void *data;
+};
+
+}  // namespace tasync::detail
+
+// ---------------------------------------------------------------- awaitables
+
+struct tasync_awaitable {
+    explicit tasync_awaitable(tasync::detail::AwaitableKind k, tasync_runtime *r) : kind(k), rt(r) {}
+    virtual ~tasync_awaitable();
+    tasync_awaitable(const tasync_awaitable &) = delete;
+    tasync_awaitable &operator=(const tasync_awaitable &) = delete;
+
+    tasync::detail::AwaitableKind kind;
+    bool completed = false;
+    std::uint32_t refs = 1;
+    tasync_runtime *rt;            // nullptr once the runtime is gone
+    void *value = nullptr;         // outcome, owned
+    void *error = nullptr;
+    tasync::detail::WaiterList waiters;
+    tasync::detail::Link all_link; // in the runtime's list of awaitables
+
+    void add_waiter(tasync::detail::Waiter *w);
+    void remove_waiter(tasync::detail::Waiter *w);
+    // Records the outcome (references are taken over) and wakes every waiter.
+    void complete(void *value, void *error);
+    virtual void waiters_changed() {}
+    // Frees the object: releases the outcome while the runtime lives.
+    virtual void destroy();
+    // Drops everything that ties the object to its runtime (runtime teardown).
+    virtual void detach();
+};
+
+struct tasync_coroutine : tasync_awaitable {
+    explicit tasync_coroutine(tasync_runtime *r) : tasync_awaitable(tasync::detail::AwaitableKind::Coroutine, r) {}
+    ~tasync_coroutine() override;
+
+    enum class State : std::uint8_t { New, Ready, Running, Waiting, Finished };
+
+    std::uint64_t id = 0;
+    State state = State::New;
+    bool is_main = false;
+    bool started = false;
+    bool zombie = false;
+    bool cancel_requested = false;
+    bool cancel_pending = false;   // requested, not delivered yet
+    bool stack_released = false;
+    std::uint32_t protect_depth = 0;
+    void *cancel_error = nullptr;  // owned: the cancellation requested
+
+    tasync::detail::fcontext_t ctx = nullptr;
+    tasync::detail::Stack stack;
+    tasync::detail::SwitchAnnotations ann;
+
+    tasync_entry_cb entry = nullptr;
+    void *arg = nullptr;
+    void (*arg_release)(void *) = nullptr;
+    void *host_data = nullptr;
+
+    tasync_scope *scope = nullptr;             // owned reference
+    tasync::detail::Link scope_link;           // in scope->coroutines while unfinished
+    tasync::detail::Link run_link;             // in the run queue
+    tasync::detail::Wait *wait = nullptr;      // current suspension
+
+    tasync_location_t spawn_loc{};
+    tasync_location_t suspend_loc{};
+
+    void destroy() override;
+    void detach() override;
+};
+
+struct tasync_future_impl;
+
+// --------------------------------------------------------------------- scope
+
+struct tasync_scope {
+    std::uint32_t refs = 1;
+    tasync_runtime *rt = nullptr;
+    tasync_scope *parent = nullptr;            // owned reference
+    bool is_global = false;
+    tasync::detail::List<tasync_coroutine, &tasync_coroutine::scope_link> coroutines;
+    std::size_t active = 0;                    // unfinished, not zombie
+    std::size_t zombies = 0;
+};
+
+// ------------------------------------------------------------------- timers
+
+struct tasync_timer {
+    tasync::detail::TimerEntry entry;
+    tasync_runtime *rt = nullptr;
+    tasync_timer_fn cb = nullptr;
+    void *data = nullptr;
+    std::uint64_t repeat = 0;
+    bool in_callback = false;
+    bool destroy_pending = false;
+};
+
+// ------------------------------------------------------------------ runtime
+
+struct tasync_runtime {
+    tasync_runtime() = default;
+    ~tasync_runtime();
+    tasync_runtime(const tasync_runtime &) = delete;
+    tasync_runtime &operator=(const tasync_runtime &) = delete;
+
+    using Coroutine = tasync_coroutine;
+
+    int init(const tasync_runtime_options_t &opts);
+
+    // --- host
+    tasync_host_t host{};
+    void *host_data = nullptr;
+    void retain_value(void *v) { if (v && host.value_retain) host.value_retain(host_data, v); }
+    void release_value(void *v) { if (v && host.value_release) host.value_release(host_data, v); }
+    void retain_error(void *e);
+    void release_error(void *e);
+    void *make_error(int kind, int code, const std::string &message);
+    bool is_cancellation(void *e);
+    std::string describe_error(void *e);
+    void warn(const std::string &message);
+    tasync_location_t capture_location();
+    static std::string format_location(const tasync_location_t &loc);
+
+    // --- backend
+    tasync::detail::LoadedBackend backend;
+    const tasync_backend_t *ops = nullptr;
+    tasync_loop_t *loop = nullptr;
+
+    // --- coroutines and scheduling
+    std::unique_ptr<tasync::detail::StackPool> stacks;
+    Coroutine *main = nullptr;
+    Coroutine *current = nullptr;
+    tasync::detail::List<Coroutine, &Coroutine::run_link> runq;
+    std::size_t pass_left = 0;
+    std::uint64_t next_id = 1;
+    std::size_t active = 0;             // unfinished spawned coroutines, not zombie
+    std::size_t zombies = 0;
+    bool main_waiting_end = false;      // main is inside tasync_runtime_run
+    bool deadlock = false;
+    bool destroying = false;
+    tasync_scope *global_scope = nullptr;
+    tasync::detail::List<tasync_awaitable, &tasync_awaitable::all_link> all;
+    std::vector<void *> co_cache;       // freed coroutine blocks for reuse
+    tasync::detail::SwitchAnnotations main_ann;
+
+    Coroutine *alloc_coroutine();
+    void free_coroutine(Coroutine *co);
+    int spawn(const tasync_spawn_options_t &o, Coroutine **out, void **out_error);
+    void enqueue(Coroutine *co) noexcept;
+    // The current coroutine gives up the CPU; it must have set its state
+    // (Ready and queued, or Waiting). Returns when it runs again.
+    void switch_away();
+    [[noreturn]] void finish_and_switch(Coroutine *co);
+    Coroutine *pick_next();
+    void switch_to(Coroutine *next, bool dying);
+    void after_switch(tasync::detail::transfer_t t);
+    static void coroutine_main(tasync::detail::transfer_t t);
+    void complete_coroutine(Coroutine *co);
+    void release_stack(Coroutine *co);
+
+    // Suspends the current coroutine on w until woken. Returns w.code after
+    // delivering a pending cancellation.
+    int suspend_on(tasync::detail::Wait &w);
+    void wake(tasync::detail::Wait *w, int code, void *value = nullptr, void *error = nullptr);
+    int cancel(Coroutine *co, void *error);
+    void deliver_pending_cancel(tasync::detail::Wait &w);
+    // Makes the error object for a failed suspension when the waker left it
+    // to the resumed coroutine (so the host sees the right location).
+    void fill_error(tasync::detail::Wait &w);
+
+    // --- time
+    tasync::detail::TimerHeap timers;
+    std::uint64_t now_cache = 0;
+    bool now_valid = false;
+    std::uint64_t now() {
+        if (!now_valid) {
+            now_cache = ops->loop_now(loop);
+            now_valid = true;
+        }
+        return now_cache;
+    }
+    void run_timers();
+
+    // --- reactor
+    std::vector<tasync::detail::FdWatch *> fd_watches;
+    std::unordered_map<int, tasync::detail::SignalWatch *> signal_watches;
+    std::unordered_map<int, tasync::detail::ChildWatch *> child_watches;
+    std::size_t io_waiters = 0;
+    std::size_t signal_waiters = 0;
+    std::size_t child_waiters = 0;
+    std::size_t jobs_in_flight = 0;
+    bool has_live_work() const noexcept;
+    bool reactor_busy() const noexcept;
+    void poll(bool may_block);
+
+    // --- cross-thread
+    std::mutex post_mu;
+    std::vector<tasync::detail::Posted> posted;
+    std::vector<tasync::detail::Posted> posted_swap;
+    std::atomic<bool> has_posts{false};
+    std::atomic<bool> polling{false};
+    std::atomic<std::int64_t> posted_pending{0};
+    std::atomic<std::int64_t> external_refs{0};
+    int post(void (*cb)(void *), void *data);
+    void run_posted();
+
+    // --- offload
+    unsigned thread_pool_size = 4;
+    std::unique_ptr<tasync::detail::ThreadPool> pool;
+
+    // --- settings
+    std::uint64_t zombie_timeout_ns = 2000000000ull;
+
+    // Deadlock: no runnable coroutine, no live work, and coroutines waiting.
+    void report_deadlock();
+    void cancel_all_waiting();
+    std::vector<Coroutine *> unfinished_coroutines();
+};
+
+namespace tasync::detail {
+// The thread's runtime (one per thread, DESIGN section 3).
+extern thread_local tasync_runtime *tls_runtime;
+// Installs the guard-page SIGSEGV handler and this thread's alternate signal
+// stack (once per thread); see guard.cpp.
+void install_overflow_handler(tasync_runtime *rt);
+void remove_overflow_handler(tasync_runtime *rt);
+}  // namespace tasync::detail

@@ -1,0 +1,79 @@
+// A pool of guard-paged coroutine stacks.
+//
+// Stacks are carved from slabs (one mmap holds several stacks) so that many
+// thousands of coroutines do not exhaust the kernel's mapping limit. The
+// lowest guard_size bytes of every stack are a guard region: with
+// MADV_GUARD_INSTALL (Linux 6.13+, probed at run time) the guard costs no
+// extra mapping; otherwise it is an mprotect(PROT_NONE) range.
+//
+// Released stacks go to a LIFO cache of at most cache_max entries, so steady
+// state spawning makes no system call. Beyond the cache, a stack's pages are
+// returned to the kernel (MADV_DONTNEED) and a slab whose stacks are all
+// returned is unmapped: memory after a burst of 100k coroutines goes back.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace tasync::detail {
+
+struct Slab;
+
+struct Stack {
+    char *base = nullptr;  // lowest address, start of the guard region
+    std::size_t size = 0;  // total size including the guard
+    Slab *slab = nullptr;
+
+    char *top() const noexcept { return base + size; }
+    explicit operator bool() const noexcept { return base != nullptr; }
+};
+
+struct StackPoolStats {
+    std::size_t live = 0;          // handed out
+    std::size_t cached = 0;        // free, ready for reuse
+    std::size_t slabs = 0;         // mappings
+    std::size_t mapped_bytes = 0;  // bytes currently mapped
+    std::uint64_t slab_maps = 0;   // mmap calls so far
+    std::uint64_t guard_installs = 0;
+    std::uint64_t trims = 0;       // stacks whose pages were returned
+};
+
+class StackPool {
+public:
+    // stack_size and guard_size are rounded up to whole pages.
+    StackPool(std::size_t stack_size, std::size_t cache_max, std::size_t guard_size = 64 * 1024);
+    ~StackPool();
+    StackPool(const StackPool &) = delete;
+    StackPool &operator=(const StackPool &) = delete;
+
+    // Returns a stack, or an empty Stack when memory is exhausted (errno set).
+    Stack allocate() noexcept;
+    void release(Stack s) noexcept;
+
+    std::size_t stack_size() const noexcept { return stack_size_; }
+    std::size_t guard_size() const noexcept { return guard_size_; }
+    std::size_t usable_size() const noexcept { return stack_size_ - guard_size_; }
+    const StackPoolStats &stats() const noexcept { return stats_; }
+
+    // Whether guard regions use MADV_GUARD_INSTALL (no extra mappings).
+    static bool guard_install_supported() noexcept;
+
+private:
+    Slab *new_slab() noexcept;
+    void drop_slab(Slab *slab) noexcept;
+    void trim(Stack s) noexcept;
+    void cold_unlink(Slab *slab) noexcept;
+
+    std::size_t stack_size_;
+    std::size_t guard_size_;
+    std::size_t cache_max_;
+    std::size_t stacks_per_slab_;
+    std::vector<Stack> cache_;   // LIFO of free stacks with warm pages
+    Slab *current_ = nullptr;    // slab still handing out fresh stacks
+    Slab *slabs_ = nullptr;      // every slab, for teardown
+    Slab *cold_slabs_ = nullptr; // slabs holding trimmed, reusable stacks
+    StackPoolStats stats_;
+};
+
+}  // namespace tasync::detail

@@ -1,0 +1,44 @@
+// The core's own pool of worker threads, used to offload blocking work when
+// the backend has no TASYNC_CAP_OFFLOAD. Threads start lazily on the first
+// job. Completions are handed back to the runtime through a callback that
+// the runtime makes thread-safe (its post queue plus the backend wakeup).
+#pragma once
+
+#include <tasync/reactor.h>
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace tasync::detail {
+
+class ThreadPool {
+public:
+    // complete(work, status) is called from a worker thread after run().
+    ThreadPool(unsigned threads, std::function<void(tasync_work_t *, int)> complete);
+    ~ThreadPool();
+    ThreadPool(const ThreadPool &) = delete;
+    ThreadPool &operator=(const ThreadPool &) = delete;
+
+    void submit(tasync_work_t *work);
+    // Removes work if it has not started: returns true, and the caller
+    // completes it with -ECANCELED itself. False if it is running or done.
+    bool cancel(tasync_work_t *work);
+
+private:
+    void worker();
+
+    unsigned max_threads_;
+    std::function<void(tasync_work_t *, int)> complete_;
+    std::mutex mu_;
+    std::condition_variable cv_;
+    std::deque<tasync_work_t *> queue_;
+    std::vector<std::thread> threads_;
+    unsigned idle_ = 0;
+    bool stop_ = false;
+};
+
+}  // namespace tasync::detail

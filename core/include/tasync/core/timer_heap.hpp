@@ -1,0 +1,72 @@
+// A 4-ary min-heap of timers keyed by (deadline, sequence), the core's
+// user-space timer queue (DESIGN section 3): one heap per runtime drives the
+// backend's wait timeout, so re-arming a timer is a sift, not a system call.
+// Entries are intrusive (they remember their slot), nothing allocates after
+// the array has grown to the peak number of armed timers.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace tasync::detail {
+
+struct TimerEntry {
+    static constexpr std::uint32_t npos = std::numeric_limits<std::uint32_t>::max();
+
+    std::uint64_t deadline = 0;       // absolute, backend clock, ns
+    std::uint32_t index = npos;       // slot in the heap, npos when not armed
+    bool ref = true;                  // keeps the runtime alive while armed
+    void (*fire)(TimerEntry *) = nullptr;
+    void *owner = nullptr;            // the object the entry is part of
+
+    bool armed() const noexcept { return index != npos; }
+};
+
+class TimerHeap {
+public:
+    bool empty() const noexcept { return nodes_.empty(); }
+    std::size_t size() const noexcept { return nodes_.size(); }
+    // Armed entries whose ref flag is set.
+    std::size_t referenced() const noexcept { return referenced_; }
+
+    TimerEntry *top() const noexcept { return nodes_.empty() ? nullptr : nodes_[0].entry; }
+    std::uint64_t top_deadline() const noexcept { return nodes_[0].deadline; }
+
+    // Arms e at deadline, or moves it there if already armed. Among equal
+    // deadlines, entries fire in the order they were (re)armed.
+    void arm(TimerEntry *e, std::uint64_t deadline);
+    void disarm(TimerEntry *e) noexcept;
+    // Changes the ref flag of an entry, armed or not.
+    void set_ref(TimerEntry *e, bool ref) noexcept;
+    // Removes and returns the top entry if its deadline is <= now and it was
+    // armed before the sequence mark (entries re-armed by a callback during
+    // the current round wait for the next round, so a zero timeout cannot
+    // loop forever).
+    TimerEntry *pop_expired(std::uint64_t now, std::uint64_t mark) noexcept;
+    std::uint64_t mark() const noexcept { return seq_; }
+
+private:
+    struct Node {
+        std::uint64_t deadline;
+        std::uint64_t seq;
+        TimerEntry *entry;
+    };
+
+    static bool less(const Node &a, const Node &b) noexcept {
+        return a.deadline < b.deadline || (a.deadline == b.deadline && a.seq < b.seq);
+    }
+    void place(std::uint32_t i, const Node &n) noexcept {
+        nodes_[i] = n;
+        n.entry->index = i;
+    }
+    void sift_up(std::uint32_t i, Node n) noexcept;
+    void sift_down(std::uint32_t i, Node n) noexcept;
+    void remove_at(std::uint32_t i) noexcept;
+
+    std::vector<Node> nodes_;
+    std::uint64_t seq_ = 0;
+    std::size_t referenced_ = 0;
+};
+
+}  // namespace tasync::detail

@@ -1,0 +1,282 @@
+// Awaiting: yield, park/resume, await with a cancellation awaitable (C4-C6),
+// futures, timeouts and delays (C21).
+#include <cerrno>
+
+#include "tasync/core/runtime.hpp"
+
+using namespace tasync::detail;
+
+namespace {
+
+tasync_runtime *running_runtime(tasync_runtime *rt) { return rt != nullptr ? rt : tls_runtime; }
+
+// Hands the outcome of a finished wait to the caller's out parameters.
+int finish_wait(tasync_runtime *rt, Wait &w, void **out_value, void **out_error) {
+    rt->fill_error(w);
+    if (out_value != nullptr) *out_value = w.value;
+    else rt->release_value(w.value);
+    if (out_error != nullptr) *out_error = w.error;
+    else rt->release_error(w.error);
+    w.value = w.error = nullptr;
+    return w.code;
+}
+
+int not_in_coroutine(tasync_runtime *rt, void **out_error) {
+    if (out_error != nullptr && rt != nullptr)
+        *out_error = rt->make_error(TASYNC_ERROR_ASYNC, TASYNC_ENOT_IN_COROUTINE,
+                                    "This operation must be called from a coroutine");
+    return TASYNC_ENOT_IN_COROUTINE;
+}
+
+struct Future final : tasync_awaitable {
+    explicit Future(tasync_runtime *r) : tasync_awaitable(AwaitableKind::Future, r) {}
+};
+
+struct Timeout final : tasync_awaitable {
+    explicit Timeout(tasync_runtime *r) : tasync_awaitable(AwaitableKind::Timeout, r) {
+        timer.ref = false;
+        timer.fire = &Timeout::fired;
+        timer.owner = this;
+    }
+    TimerEntry timer;
+
+    static void fired(TimerEntry *e) { static_cast<Timeout *>(e->owner)->complete(nullptr, nullptr); }
+    // A timeout keeps the runtime alive only while someone awaits it.
+    void waiters_changed() override {
+        if (rt != nullptr) rt->timers.set_ref(&timer, !waiters.empty());
+    }
+    void detach() override {
+        if (rt != nullptr) rt->timers.disarm(&timer);
+        tasync_awaitable::detach();
+    }
+    void destroy() override {
+        if (rt != nullptr) rt->timers.disarm(&timer);
+        tasync_awaitable::destroy();
+    }
+};
+
+struct AwaitWait : Wait {
+    Waiter main_waiter;
+    Waiter cancel_waiter;
+    tasync_awaitable *what = nullptr;
+    tasync_awaitable *cancellation = nullptr;
+};
+
+// Drops a reference a wait took on an awaitable (idempotent).
+void drop_ref(tasync_awaitable *&a) {
+    tasync_awaitable *p = a;
+    a = nullptr;
+    if (p != nullptr && --p->refs == 0) p->destroy();
+}
+
+void await_cleanup(Wait *w) {
+    auto *aw = static_cast<AwaitWait *>(w);
+    if (aw->what != nullptr && aw->main_waiter.link.linked()) aw->what->remove_waiter(&aw->main_waiter);
+    if (aw->cancellation != nullptr && aw->cancel_waiter.link.linked())
+        aw->cancellation->remove_waiter(&aw->cancel_waiter);
+    drop_ref(aw->what);
+    drop_ref(aw->cancellation);
+}
+
+struct DelayWait : Wait {
+    TimerEntry timer;
+    tasync_runtime *rt = nullptr;
+    Waiter cancel_waiter;
+    tasync_awaitable *cancellation = nullptr;
+};
+
+void delay_fired(TimerEntry *e) {
+    auto *dw = static_cast<DelayWait *>(e->owner);
+    dw->rt->wake(dw, 0);
+}
+
+void delay_cleanup(Wait *w) {
+    auto *dw = static_cast<DelayWait *>(w);
+    dw->rt->timers.disarm(&dw->timer);
+    if (dw->cancellation != nullptr && dw->cancel_waiter.link.linked())
+        dw->cancellation->remove_waiter(&dw->cancel_waiter);
+    drop_ref(dw->cancellation);
+}
+
+}  // namespace
+
+extern "C" {
+
+TASYNC_API int tasync_yield(tasync_runtime_t *rt, void **out_error) {
+    rt = running_runtime(rt);
+    if (rt == nullptr || rt->current == nullptr) return not_in_coroutine(rt, out_error);
+    tasync_coroutine *co = rt->current;
+    Wait w;
+    w.kind = WaitKind::Yield;
+    w.done = true;
+    co->state = tasync_coroutine::State::Ready;
+    rt->enqueue(co);
+    rt->suspend_on(w);
+    return finish_wait(rt, w, nullptr, out_error);
+}
+
+TASYNC_API int tasync_suspend(tasync_runtime_t *rt, void **out_value, void **out_error) {
+    rt = running_runtime(rt);
+    if (rt == nullptr || rt->current == nullptr) return not_in_coroutine(rt, out_error);
+    Wait w;
+    w.kind = WaitKind::Park;
+    rt->suspend_on(w);
+    return finish_wait(rt, w, out_value, out_error);
+}
+
+static int resume_with(tasync_coroutine_t *co, int code, void *value, void *error) {
+    tasync_runtime *rt = co != nullptr ? co->rt : nullptr;
+    if (rt == nullptr || co->state != tasync_coroutine::State::Waiting || co->wait == nullptr ||
+        co->wait->kind != WaitKind::Park)
+        return TASYNC_EBAD_STATE;
+    rt->retain_value(value);
+    rt->retain_error(error);
+    rt->wake(co->wait, code, value, error);
+    return 0;
+}
+
+TASYNC_API int tasync_resume(tasync_coroutine_t *co, void *value) { return resume_with(co, 0, value, nullptr); }
+
+TASYNC_API int tasync_resume_error(tasync_coroutine_t *co, void *error) {
+    if (error == nullptr) return -EINVAL;
+    return resume_with(co, TASYNC_EFAILED, nullptr, error);
+}
+
+TASYNC_API void tasync_awaitable_retain(tasync_awaitable_t *aw) {
+    if (aw != nullptr) ++aw->refs;
+}
+
+TASYNC_API void tasync_awaitable_release(tasync_awaitable_t *aw) {
+    if (aw != nullptr && --aw->refs == 0) aw->destroy();
+}
+
+TASYNC_API int tasync_awaitable_is_completed(const tasync_awaitable_t *aw) {
+    return aw != nullptr && aw->completed ? 1 : 0;
+}
+
+TASYNC_API int tasync_await(tasync_runtime_t *rt, tasync_awaitable_t *what, tasync_awaitable_t *cancellation,
+                            void **out_value, void **out_error) {
+    if (out_value != nullptr) *out_value = nullptr;
+    if (out_error != nullptr) *out_error = nullptr;
+    rt = running_runtime(rt);
+    if (what == nullptr) return -EINVAL;
+    if (rt == nullptr || rt->current == nullptr) return not_in_coroutine(rt, out_error);
+    if (what->rt != rt || (cancellation != nullptr && cancellation->rt != rt)) {
+        if (what->rt == nullptr || (cancellation != nullptr && cancellation->rt == nullptr)) return TASYNC_EBAD_STATE;
+        return TASYNC_EWRONG_THREAD;
+    }
+    tasync_coroutine *self = rt->current;
+    if (what == self) {
+        // Rule C6.
+        if (out_error != nullptr) {
+            std::string msg = "A coroutine cannot await itself";
+            if (!self->is_main) msg += ". Coroutine spawned at " + tasync_runtime::format_location(self->spawn_loc);
+            *out_error = rt->make_error(TASYNC_ERROR_ASYNC, TASYNC_ESELF_AWAIT, msg);
+        }
+        return TASYNC_ESELF_AWAIT;
+    }
+    if (what->completed) {
+        rt->retain_value(what->value);
+        rt->retain_error(what->error);
+        if (out_value != nullptr) *out_value = what->value;
+        else rt->release_value(what->value);
+        if (out_error != nullptr) *out_error = what->error;
+        else rt->release_error(what->error);
+        return what->error != nullptr ? TASYNC_EFAILED : 0;
+    }
+    AwaitWait w;
+    w.kind = WaitKind::Await;
+    w.target = what;
+    w.cleanup = &await_cleanup;
+    if (cancellation != nullptr && cancellation->completed) {
+        w.done = true;
+        w.code = TASYNC_EAWAIT_CANCELLED;
+        w.co = self;
+        return finish_wait(rt, w, out_value, out_error);
+    }
+    // Both objects must outlive the wait even if the caller drops them.
+    ++what->refs;
+    if (cancellation != nullptr) ++cancellation->refs;
+    w.what = what;
+    w.main_waiter.wait = &w;
+    w.main_waiter.role = 0;
+    what->add_waiter(&w.main_waiter);
+    if (cancellation != nullptr) {
+        w.cancellation = cancellation;
+        w.cancel_waiter.wait = &w;
+        w.cancel_waiter.role = 1;
+        cancellation->add_waiter(&w.cancel_waiter);
+    }
+    rt->suspend_on(w);  // its cleanup drops the references taken above
+    return finish_wait(rt, w, out_value, out_error);
+}
+
+TASYNC_API int tasync_future_create(tasync_runtime_t *rt, tasync_awaitable_t **out) {
+    rt = running_runtime(rt);
+    if (rt == nullptr || out == nullptr) return -EINVAL;
+    auto *f = new Future(rt);
+    rt->all.push_back(f);
+    *out = f;
+    return 0;
+}
+
+static int future_complete(tasync_awaitable_t *f, void *value, void *error) {
+    if (f == nullptr || f->kind != AwaitableKind::Future || f->rt == nullptr || f->completed)
+        return TASYNC_EBAD_STATE;
+    f->rt->retain_value(value);
+    f->rt->retain_error(error);
+    f->complete(value, error);
+    return 0;
+}
+
+TASYNC_API int tasync_future_resolve(tasync_awaitable_t *future, void *value) {
+    return future_complete(future, value, nullptr);
+}
+
+TASYNC_API int tasync_future_reject(tasync_awaitable_t *future, void *error) {
+    if (error == nullptr) return -EINVAL;
+    return future_complete(future, nullptr, error);
+}
+
+TASYNC_API int tasync_timeout_create(tasync_runtime_t *rt, uint64_t timeout_ns, tasync_awaitable_t **out) {
+    rt = running_runtime(rt);
+    if (rt == nullptr || out == nullptr) return -EINVAL;
+    auto *t = new Timeout(rt);
+    rt->all.push_back(t);
+    rt->timers.arm(&t->timer, rt->now() + timeout_ns);
+    *out = t;
+    return 0;
+}
+
+TASYNC_API int tasync_delay(tasync_runtime_t *rt, uint64_t timeout_ns, tasync_awaitable_t *cancellation,
+                            void **out_error) {
+    if (out_error != nullptr) *out_error = nullptr;
+    rt = running_runtime(rt);
+    if (rt == nullptr || rt->current == nullptr) return not_in_coroutine(rt, out_error);
+    DelayWait w;
+    w.kind = WaitKind::Delay;
+    w.rt = rt;
+    w.cleanup = &delay_cleanup;
+    w.timer.fire = &delay_fired;
+    w.timer.owner = &w;
+    w.deadline = rt->now() + timeout_ns;
+    if (cancellation != nullptr) {
+        if (cancellation->completed) {
+            w.co = rt->current;
+            w.done = true;
+            w.code = TASYNC_EAWAIT_CANCELLED;
+            return finish_wait(rt, w, nullptr, out_error);
+        }
+        ++cancellation->refs;
+        w.cancellation = cancellation;
+        w.cancel_waiter.wait = &w;
+        w.cancel_waiter.role = 1;
+        cancellation->add_waiter(&w.cancel_waiter);
+    }
+    rt->timers.arm(&w.timer, w.deadline);
+    rt->suspend_on(w);
+    return finish_wait(rt, w, nullptr, out_error);
+}
+
+}  // extern "C"
+

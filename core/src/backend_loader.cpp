@@ -1,0 +1,125 @@
+#include "tasync/core/backend_loader.hpp"
+
+#include <tasync/backend.h>
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#ifndef TASYNC_DEFAULT_BACKEND_DIR
+#define TASYNC_DEFAULT_BACKEND_DIR "/usr/local/lib/tasync"
+#endif
+
+namespace tasync::detail {
+
+LoadedBackend::~LoadedBackend() {
+    // Backends are never unloaded: a backend may have started threads
+    // (libuv's pool) that outlive the loop, and dlclose would unmap their
+    // code. dlopen reference counts, so reloading is cheap.
+}
+
+std::string LoadedBackend::default_dir() {
+    const char *env = std::getenv("TASYNC_BACKEND_DIR");
+    if (env != nullptr && *env != '\0') return env;
+    return TASYNC_DEFAULT_BACKEND_DIR;
+}
+
+std::string LoadedBackend::resolve(const char *spec, const std::string &dir) {
+    if (spec == nullptr || *spec == '\0') spec = "uv";
+    if (std::strchr(spec, '/') != nullptr) return spec;
+    return (dir.empty() ? default_dir() : dir) + "/tasync-backend-" + spec + ".so";
+}
+
+namespace {
+
+struct Required {
+    const char *name;
+    std::size_t offset;
+};
+
+#define TASYNC_REQUIRED_(member) Required{#member, offsetof(tasync_backend_t, member)}
+constexpr Required kRequired[] = {
+    TASYNC_REQUIRED_(loop_create), TASYNC_REQUIRED_(loop_destroy), TASYNC_REQUIRED_(loop_run),
+    TASYNC_REQUIRED_(loop_wakeup), TASYNC_REQUIRED_(loop_now),     TASYNC_REQUIRED_(timer_open),
+    TASYNC_REQUIRED_(timer_start), TASYNC_REQUIRED_(timer_stop),   TASYNC_REQUIRED_(io_open),
+    TASYNC_REQUIRED_(io_start),    TASYNC_REQUIRED_(io_stop),      TASYNC_REQUIRED_(handle_close),
+    TASYNC_REQUIRED_(signal_open), TASYNC_REQUIRED_(child_open),
+};
+#undef TASYNC_REQUIRED_
+
+}  // namespace
+
+int LoadedBackend::load(const char *spec, const std::string &dir, std::string *why) {
+    const char *shown = (spec == nullptr || *spec == '\0') ? "uv" : spec;
+    path_ = resolve(spec, dir);
+    const std::string who = "backend '" + std::string(shown) + "' (" + path_ + ")";
+
+    struct stat st;
+    if (stat(path_.c_str(), &st) != 0) {
+        *why = "cannot load " + who + ": " + std::strerror(errno);
+        if (std::strchr(shown, '/') == nullptr)
+            *why += "; known backends are tasync-backend-<name>.so files in " + (dir.empty() ? default_dir() : dir);
+        return TASYNC_EBACKEND_NOT_FOUND;
+    }
+    dl_ = dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (dl_ == nullptr) {
+        const char *e = dlerror();
+        *why = "cannot load " + who + ": " + (e != nullptr ? e : "dlopen failed");
+        return TASYNC_EBACKEND_DLOPEN;
+    }
+    dlerror();
+    void *sym = dlsym(dl_, TASYNC_BACKEND_ENTRY_SYMBOL);
+    if (sym == nullptr) {
+        *why = "cannot use " + who + ": it does not export " TASYNC_BACKEND_ENTRY_SYMBOL;
+        return TASYNC_EBACKEND_NO_ENTRY;
+    }
+    tasync_backend_entry_fn entry;
+    static_assert(sizeof(entry) == sizeof(sym));
+    std::memcpy(&entry, &sym, sizeof(entry));
+    const tasync_backend_t *table = entry(TASYNC_ABI_VERSION);
+    if (table == nullptr) {
+        *why = "cannot use " + who + ": its entry function returned no table (it refused ABI " +
+               std::to_string(TASYNC_ABI_VERSION_MAJOR) + "." + std::to_string(TASYNC_ABI_VERSION_MINOR) + ")";
+        return TASYNC_EBACKEND_NULL_TABLE;
+    }
+    const std::uint32_t major = TASYNC_ABI_MAJOR_OF(table->abi_version);
+    if (major != TASYNC_ABI_VERSION_MAJOR) {
+        *why = "cannot use " + who + ": it was built for ABI " + std::to_string(major) + "." +
+               std::to_string(TASYNC_ABI_MINOR_OF(table->abi_version)) + " but this core speaks ABI " +
+               std::to_string(TASYNC_ABI_VERSION_MAJOR) + "." + std::to_string(TASYNC_ABI_VERSION_MINOR);
+        return TASYNC_EBACKEND_ABI_MAJOR;
+    }
+    if (table->size < TASYNC_BACKEND_REQUIRED_SIZE) {
+        *why = "cannot use " + who + ": its table is " + std::to_string(table->size) + " bytes, ABI 1.0 requires at least " +
+               std::to_string(TASYNC_BACKEND_REQUIRED_SIZE);
+        return TASYNC_EBACKEND_TABLE_SMALL;
+    }
+    original_size_ = table->size;
+    std::memset(&ops_, 0, sizeof(ops_));
+    std::memcpy(&ops_, table, table->size < sizeof(ops_) ? table->size : sizeof(ops_));
+    ops_.size = sizeof(ops_);
+    for (const Required &r : kRequired) {
+        void *fn;
+        std::memcpy(&fn, reinterpret_cast<const char *>(&ops_) + r.offset, sizeof(fn));
+        if (fn == nullptr) {
+            *why = "cannot use " + who + ": its table lacks the required entry " + r.name;
+            return TASYNC_EBACKEND_MISSING_OP;
+        }
+    }
+    if (ops_.name == nullptr) ops_.name = "unnamed";
+    if (ops_.version == nullptr) ops_.version = "unknown";
+    // A capability whose entries are absent (an older or sloppy table) is
+    // treated as absent.
+    if (ops_.op_submit == nullptr || ops_.op_cancel == nullptr) {
+        ops_.capabilities &= ~static_cast<std::uint64_t>(TASYNC_CAP_COMPLETION);
+    }
+    if (!(ops_.capabilities & TASYNC_CAP_COMPLETION)) ops_.op_mask = 0;
+    if (ops_.work_submit == nullptr || ops_.work_cancel == nullptr) {
+        ops_.capabilities &= ~static_cast<std::uint64_t>(TASYNC_CAP_OFFLOAD);
+    }
+    return 0;
+}
+
+}  // namespace tasync::detail

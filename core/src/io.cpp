@@ -1,0 +1,456 @@
+// Waiting on the reactor: fd readiness (one backend handle per fd, shared by
+// every waiter, G4), signals, child exits, and offloaded blocking work.
+#include <cerrno>
+#include <cstring>
+
+#include "tasync/core/runtime.hpp"
+
+using namespace tasync::detail;
+
+namespace {
+
+tasync_runtime *running_runtime(tasync_runtime *rt) { return rt != nullptr ? rt : tls_runtime; }
+
+int finish_wait(tasync_runtime *rt, Wait &w, void **out_error) {
+    rt->fill_error(w);
+    rt->release_value(w.value);
+    w.value = nullptr;
+    if (out_error != nullptr) *out_error = w.error;
+    else rt->release_error(w.error);
+    w.error = nullptr;
+    return w.code;
+}
+
+int not_in_coroutine(tasync_runtime *rt, void **out_error) {
+    if (out_error != nullptr && rt != nullptr)
+        *out_error = rt->make_error(TASYNC_ERROR_ASYNC, TASYNC_ENOT_IN_COROUTINE,
+                                    "This operation must be called from a coroutine");
+    return TASYNC_ENOT_IN_COROUTINE;
+}
+
+int system_error(tasync_runtime *rt, int code, const char *what, void **out_error) {
+    if (out_error != nullptr)
+        *out_error = rt->make_error(TASYNC_ERROR_SYSTEM, code, std::string(what) + ": " + tasync_strerror(code));
+    return code;
+}
+
+// Registers interest with the cancellation awaitable of a wait.
+struct CancelLink {
+    Waiter waiter;
+    tasync_awaitable *aw = nullptr;
+
+    bool attach(Wait *w, tasync_awaitable *c) {
+        if (c == nullptr) return true;
+        if (c->completed) return false;
+        aw = c;
+        ++c->refs;
+        waiter.wait = w;
+        waiter.role = 1;
+        c->add_waiter(&waiter);
+        return true;
+    }
+    void detach() {
+        if (aw == nullptr) return;
+        if (waiter.link.linked()) aw->remove_waiter(&waiter);
+        tasync_awaitable *a = aw;
+        aw = nullptr;
+        if (--a->refs == 0) a->destroy();
+    }
+};
+
+// ------------------------------------------------------------------ fds
+
+unsigned union_of(FdWatch *watch) {
+    unsigned u = 0;
+    for (FdWaiter *f = watch->waiters.front(); f != nullptr; f = watch->waiters.next(f)) u |= f->events;
+    return u;
+}
+
+void fd_callback(tasync_handle_t *, void *data, int status, unsigned revents) {
+    auto *watch = static_cast<FdWatch *>(data);
+    tasync_runtime *rt = watch->rt;
+    if (status < 0) {
+        // The backend stopped the handle; every waiter gets to try its
+        // operation and see the real error.
+        watch->interest = 0;
+        while (FdWaiter *f = watch->waiters.pop_front()) {
+            f->wait->revents = f->events | TASYNC_IO_ERROR;
+            rt->wake(f->wait, 0);
+        }
+        return;
+    }
+    bool woke = false;
+    watch->waiters.for_each([&](FdWaiter *f) {
+        unsigned m = revents & (f->events | TASYNC_IO_HANGUP | TASYNC_IO_ERROR);
+        if (m == 0) return;
+        watch->waiters.remove(f);
+        f->wait->revents = m;
+        rt->wake(f->wait, 0);
+        woke = true;
+    });
+    if (!woke) {
+        // Level-triggered readiness nobody wants now: narrow the interest so
+        // that an idle fd does not keep the poll busy.
+        unsigned want = union_of(watch);
+        if (want != watch->interest) {
+            watch->interest = want;
+            if (want == 0) rt->ops->io_stop(watch->handle);
+            else rt->ops->io_start(watch->handle, want);
+        }
+    }
+}
+
+struct FdWait : Wait {
+    tasync_runtime *rt = nullptr;
+    FdWatch *watch = nullptr;
+    FdWaiter node;
+    CancelLink cancel;
+    bool counted = false;
+};
+
+void fd_cleanup(Wait *w) {
+    auto *fw = static_cast<FdWait *>(w);
+    if (fw->watch != nullptr && fw->node.link.linked()) fw->watch->waiters.remove(&fw->node);
+    fw->cancel.detach();
+    if (fw->counted) {
+        --fw->rt->io_waiters;
+        fw->counted = false;
+    }
+}
+
+// -------------------------------------------------------------- signals
+
+void signal_callback(tasync_handle_t *, void *data, int) {
+    auto *watch = static_cast<SignalWatch *>(data);
+    if (watch->waiters.empty()) {
+        ++watch->pending;
+        return;
+    }
+    while (Waiter *w = watch->waiters.pop_front()) watch->rt->wake(w->wait, 0);
+}
+
+struct SignalWait : Wait {
+    tasync_runtime *rt = nullptr;
+    SignalWatch *watch = nullptr;
+    Waiter node;
+    CancelLink cancel;
+    bool counted = false;
+};
+
+void signal_cleanup(Wait *w) {
+    auto *sw = static_cast<SignalWait *>(w);
+    if (sw->node.link.linked()) sw->watch->waiters.remove(&sw->node);
+    sw->cancel.detach();
+    if (sw->counted) {
+        --sw->rt->signal_waiters;
+        sw->counted = false;
+    }
+}
+
+// ---------------------------------------------------------------- child
+
+void child_callback(tasync_handle_t *, void *data, int, int exit_status, int term_signal) {
+    auto *watch = static_cast<ChildWatch *>(data);
+    tasync_runtime *rt = watch->rt;
+    while (Waiter *w = watch->waiters.pop_front()) {
+        w->wait->exit_status = exit_status;
+        w->wait->term_signal = term_signal;
+        rt->wake(w->wait, 0);
+    }
+    rt->child_watches.erase(watch->pid);
+    rt->ops->handle_close(watch->handle);
+    delete watch;
+}
+
+struct ChildWait : Wait {
+    tasync_runtime *rt = nullptr;
+    ChildWatch *watch = nullptr;
+    Waiter node;
+    CancelLink cancel;
+    bool counted = false;
+};
+
+void child_cleanup(Wait *w) {
+    auto *cw = static_cast<ChildWait *>(w);
+    if (cw->node.link.linked()) {
+        cw->watch->waiters.remove(&cw->node);
+        if (cw->watch->waiters.empty()) {
+            // Nobody waits any more: stop watching (the child stays unreaped
+            // for a later waiter or the host).
+            cw->rt->child_watches.erase(cw->watch->pid);
+            cw->rt->ops->handle_close(cw->watch->handle);
+            delete cw->watch;
+        }
+    }
+    cw->watch = nullptr;
+    cw->cancel.detach();
+    if (cw->counted) {
+        --cw->rt->child_waiters;
+        cw->counted = false;
+    }
+}
+
+// -------------------------------------------------------------- offload
+
+struct OffloadWait : Wait {
+    tasync_runtime *rt = nullptr;
+    tasync_work_t work{};
+    void (*fn)(void *) = nullptr;
+    void *data = nullptr;
+    CancelLink cancel;
+    bool in_flight = false;
+    bool cancel_sent = false;
+};
+
+void offload_run(tasync_work_t *work) {
+    auto *ow = static_cast<OffloadWait *>(work->data);
+    ow->fn(ow->data);
+}
+
+void offload_done(tasync_work_t *work, int status) {
+    auto *ow = static_cast<OffloadWait *>(work->data);
+    ow->in_flight = false;
+    --ow->rt->jobs_in_flight;
+    ow->rt->wake(ow, status);
+}
+
+// Completion of core-pool work arrives on a worker thread.
+void offload_posted(void *p) {
+    auto *work = static_cast<tasync_work_t *>(p);
+    work->done(work, static_cast<int>(reinterpret_cast<std::intptr_t>(work->internal[0])));
+}
+
+bool offload_on_cancel(Wait *w) {
+    auto *ow = static_cast<OffloadWait *>(w);
+    if (!ow->in_flight || ow->cancel_sent) return false;
+    ow->cancel_sent = true;
+    tasync_runtime *rt = ow->rt;
+    if (rt->ops->capabilities & TASYNC_CAP_OFFLOAD) {
+        // The backend calls done with -ECANCELED if it had not started.
+        rt->ops->work_cancel(rt->loop, &ow->work);
+        return false;
+    }
+    if (rt->pool && rt->pool->cancel(&ow->work)) {
+        ow->in_flight = false;
+        --rt->jobs_in_flight;
+        return true;
+    }
+    return false;  // running: the cancellation is delivered when it ends
+}
+
+void offload_cleanup(Wait *w) {
+    auto *ow = static_cast<OffloadWait *>(w);
+    ow->cancel.detach();
+}
+
+}  // namespace
+
+extern "C" {
+
+TASYNC_API int tasync_await_fd(tasync_runtime_t *rt, int fd, unsigned events, tasync_awaitable_t *cancellation,
+                               unsigned *revents, void **out_error) {
+    if (revents != nullptr) *revents = 0;
+    if (out_error != nullptr) *out_error = nullptr;
+    rt = running_runtime(rt);
+    if (rt == nullptr || rt->current == nullptr) return not_in_coroutine(rt, out_error);
+    events &= TASYNC_IO_READABLE | TASYNC_IO_WRITABLE | TASYNC_IO_PRIORITY;
+    if (fd < 0 || events == 0) return system_error(rt, -EINVAL, "cannot wait on the file descriptor", out_error);
+
+    if (static_cast<std::size_t>(fd) >= rt->fd_watches.size()) rt->fd_watches.resize(fd + 1, nullptr);
+    FdWatch *watch = rt->fd_watches[fd];
+    if (watch == nullptr) {
+        watch = new FdWatch;
+        watch->rt = rt;
+        watch->fd = fd;
+        int rc = rt->ops->io_open(rt->loop, fd, &fd_callback, watch, &watch->handle);
+        if (rc != 0) {
+            delete watch;
+            return system_error(rt, rc, "cannot watch the file descriptor", out_error);
+        }
+        rt->fd_watches[fd] = watch;
+    }
+    FdWait w;
+    w.kind = WaitKind::Fd;
+    w.fd = fd;
+    w.rt = rt;
+    w.cleanup = &fd_cleanup;
+    if (!w.cancel.attach(&w, cancellation)) {
+        w.co = rt->current;
+        w.done = true;
+        w.code = TASYNC_EAWAIT_CANCELLED;
+        return finish_wait(rt, w, out_error);
+    }
+    unsigned want = watch->interest | events;
+    if (want != watch->interest) {
+        int rc = rt->ops->io_start(watch->handle, want);
+        if (rc != 0) {
+            w.cancel.detach();
+            return system_error(rt, rc, "cannot watch the file descriptor", out_error);
+        }
+        watch->interest = want;
+    }
+    w.watch = watch;
+    w.node.wait = &w;
+    w.node.events = events;
+    watch->waiters.push_back(&w.node);
+    ++rt->io_waiters;
+    w.counted = true;
+    rt->suspend_on(w);
+    if (revents != nullptr && w.code == 0) *revents = w.revents;
+    return finish_wait(rt, w, out_error);
+}
+
+TASYNC_API void tasync_fd_forget(tasync_runtime_t *rt, int fd) {
+    rt = running_runtime(rt);
+    if (rt == nullptr || fd < 0 || static_cast<std::size_t>(fd) >= rt->fd_watches.size()) return;
+    FdWatch *watch = rt->fd_watches[fd];
+    if (watch == nullptr) return;
+    rt->fd_watches[fd] = nullptr;
+    while (FdWaiter *f = watch->waiters.pop_front()) rt->wake(f->wait, -EBADF);
+    rt->ops->handle_close(watch->handle);
+    // Waits still point at the watch until they resume; they only unlink
+    // their node, which pop_front already did.
+    delete watch;
+}
+
+TASYNC_API int tasync_await_signal(tasync_runtime_t *rt, int signum, tasync_awaitable_t *cancellation,
+                                   void **out_error) {
+    if (out_error != nullptr) *out_error = nullptr;
+    rt = running_runtime(rt);
+    if (rt == nullptr || rt->current == nullptr) return not_in_coroutine(rt, out_error);
+    if (signum <= 0 || signum >= 65) return system_error(rt, -EINVAL, "cannot wait for the signal", out_error);
+    SignalWatch *watch;
+    auto it = rt->signal_watches.find(signum);
+    if (it == rt->signal_watches.end()) {
+        watch = new SignalWatch;
+        watch->rt = rt;
+        watch->signum = signum;
+        int rc = rt->ops->signal_open(rt->loop, signum, &signal_callback, watch, &watch->handle);
+        if (rc != 0) {
+            delete watch;
+            return system_error(rt, rc, "cannot watch the signal", out_error);
+        }
+        rt->signal_watches.emplace(signum, watch);
+    } else {
+        watch = it->second;
+    }
+    if (watch->pending > 0) {
+        // Delivered while nobody was waiting: not lost.
+        --watch->pending;
+        return 0;
+    }
+    SignalWait w;
+    w.kind = WaitKind::Signal;
+    w.rt = rt;
+    w.watch = watch;
+    w.cleanup = &signal_cleanup;
+    if (!w.cancel.attach(&w, cancellation)) {
+        w.co = rt->current;
+        w.done = true;
+        w.code = TASYNC_EAWAIT_CANCELLED;
+        return finish_wait(rt, w, out_error);
+    }
+    w.node.wait = &w;
+    watch->waiters.push_back(&w.node);
+    ++rt->signal_waiters;
+    w.counted = true;
+    rt->suspend_on(w);
+    return finish_wait(rt, w, out_error);
+}
+
+TASYNC_API int tasync_await_child(tasync_runtime_t *rt, int pid, tasync_awaitable_t *cancellation, int *exit_status,
+                                  int *term_signal, void **out_error) {
+    if (out_error != nullptr) *out_error = nullptr;
+    rt = running_runtime(rt);
+    if (rt == nullptr || rt->current == nullptr) return not_in_coroutine(rt, out_error);
+    if (pid <= 0) return system_error(rt, -EINVAL, "cannot wait for the child process", out_error);
+    ChildWatch *watch;
+    auto it = rt->child_watches.find(pid);
+    if (it == rt->child_watches.end()) {
+        watch = new ChildWatch;
+        watch->rt = rt;
+        watch->pid = pid;
+        int rc = rt->ops->child_open(rt->loop, pid, &child_callback, watch, &watch->handle);
+        if (rc != 0) {
+            delete watch;
+            return system_error(rt, rc, "cannot wait for the child process", out_error);
+        }
+        rt->child_watches.emplace(pid, watch);
+    } else {
+        watch = it->second;
+    }
+    ChildWait w;
+    w.kind = WaitKind::Child;
+    w.rt = rt;
+    w.watch = watch;
+    w.cleanup = &child_cleanup;
+    if (!w.cancel.attach(&w, cancellation)) {
+        w.co = rt->current;
+        w.done = true;
+        w.code = TASYNC_EAWAIT_CANCELLED;
+        if (watch->waiters.empty()) {
+            rt->child_watches.erase(pid);
+            rt->ops->handle_close(watch->handle);
+            delete watch;
+        }
+        return finish_wait(rt, w, out_error);
+    }
+    w.node.wait = &w;
+    watch->waiters.push_back(&w.node);
+    ++rt->child_waiters;
+    w.counted = true;
+    rt->suspend_on(w);
+    if (w.code == 0) {
+        if (exit_status != nullptr) *exit_status = w.exit_status;
+        if (term_signal != nullptr) *term_signal = w.term_signal;
+    }
+    return finish_wait(rt, w, out_error);
+}
+
+TASYNC_API int tasync_offload(tasync_runtime_t *rt, void (*fn)(void *data), void *data,
+                              tasync_awaitable_t *cancellation, void **out_error) {
+    if (out_error != nullptr) *out_error = nullptr;
+    rt = running_runtime(rt);
+    if (fn == nullptr) return -EINVAL;
+    if (rt == nullptr || rt->current == nullptr) return not_in_coroutine(rt, out_error);
+    OffloadWait w;
+    w.kind = WaitKind::Offload;
+    w.rt = rt;
+    w.fn = fn;
+    w.data = data;
+    w.keeps_result = true;
+    w.on_cancel = &offload_on_cancel;
+    w.cleanup = &offload_cleanup;
+    w.work.size = sizeof(w.work);
+    w.work.run = &offload_run;
+    w.work.done = &offload_done;
+    w.work.data = &w;
+    if (!w.cancel.attach(&w, cancellation)) {
+        w.co = rt->current;
+        w.done = true;
+        w.code = TASYNC_EAWAIT_CANCELLED;
+        return finish_wait(rt, w, out_error);
+    }
+    if (rt->ops->capabilities & TASYNC_CAP_OFFLOAD) {
+        int rc = rt->ops->work_submit(rt->loop, &w.work);
+        if (rc != 0) {
+            w.cancel.detach();
+            return system_error(rt, rc, "cannot offload work", out_error);
+        }
+    } else {
+        if (!rt->pool) {
+            tasync_runtime *self = rt;
+            rt->pool = std::make_unique<ThreadPool>(rt->thread_pool_size, [self](tasync_work_t *work, int status) {
+                work->internal[0] = reinterpret_cast<void *>(static_cast<std::intptr_t>(status));
+                self->post(&offload_posted, work);
+            });
+        }
+        rt->pool->submit(&w.work);
+    }
+    w.in_flight = true;
+    ++rt->jobs_in_flight;
+    rt->suspend_on(w);
+    return finish_wait(rt, w, out_error);
+}
+
+}  // extern "C"

@@ -1,0 +1,842 @@
+// The scheduler: spawning, switching, the run loop, cancellation and
+// teardown. See runtime.hpp for the overall model.
+#include "tasync/core/runtime.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace tasync::detail {
+
+thread_local tasync_runtime *tls_runtime = nullptr;
+
+namespace {
+
+constexpr std::size_t kDefaultStackSize = 256 * 1024;
+constexpr std::size_t kDefaultStackCache = 128;
+constexpr std::size_t kCoroutineCacheMax = 1024;
+
+[[noreturn]] void fatal(const char *what) {
+    std::fprintf(stderr, "tasync: fatal: %s\n", what);
+    std::abort();
+}
+
+// ---------------------------------------------------------- built-in errors
+// Used when the host gives no error_create: small refcounted objects.
+struct BuiltinError {
+    std::uint32_t refs;
+    int kind;
+    int code;
+    char message[1];
+};
+
+void *builtin_error_create(int kind, int code, const std::string &msg) {
+    auto *e = static_cast<BuiltinError *>(std::malloc(sizeof(BuiltinError) + msg.size()));
+    if (e == nullptr) fatal("out of memory creating an error");
+    e->refs = 1;
+    e->kind = kind;
+    e->code = code;
+    std::memcpy(e->message, msg.c_str(), msg.size() + 1);
+    return e;
+}
+
+const char *builtin_kind_name(int kind) {
+    switch (kind) {
+        case TASYNC_ERROR_CANCELLATION: return "CancellationError";
+        case TASYNC_ERROR_AWAIT_CANCELLED: return "AwaitCancelledException";
+        case TASYNC_ERROR_DEADLOCK: return "DeadlockError";
+        case TASYNC_ERROR_INVALID_ARGUMENT: return "ValueError";
+        case TASYNC_ERROR_SYSTEM: return "SystemError";
+        default: return "AsyncException";
+    }
+}
+
+}  // namespace
+}  // namespace tasync::detail
+
+using namespace tasync::detail;
+
+// ================================================================= awaitable
+
+tasync_awaitable::~tasync_awaitable() = default;
+
+void tasync_awaitable::add_waiter(Waiter *w) {
+    waiters.push_back(w);
+    waiters_changed();
+}
+
+void tasync_awaitable::remove_waiter(Waiter *w) {
+    if (!w->link.linked()) return;
+    waiters.remove(w);
+    waiters_changed();
+}
+
+void tasync_awaitable::complete(void *v, void *e) {
+    completed = true;
+    value = v;
+    error = e;
+    bool changed = !waiters.empty();
+    while (Waiter *w = waiters.pop_front()) {
+        if (w->notify != nullptr) {
+            w->notify(w, this);
+            continue;
+        }
+        if (w->wait == nullptr) continue;
+        if (w->role == 0) {
+            rt->retain_value(value);
+            rt->retain_error(error);
+            rt->wake(w->wait, error != nullptr ? TASYNC_EFAILED : 0, value, error);
+        } else {
+            // The cancellation awaitable fired (C5); the awaiting coroutine
+            // creates the AwaitCancelledException itself.
+            rt->wake(w->wait, TASYNC_EAWAIT_CANCELLED);
+        }
+    }
+    if (changed) waiters_changed();
+}
+
+void tasync_awaitable::destroy() {
+    if (rt != nullptr) {
+        all_link.unlink();
+        rt->release_value(value);
+        rt->release_error(error);
+    }
+    delete this;
+}
+
+void tasync_awaitable::detach() {
+    while (Waiter *w = waiters.pop_front()) (void)w;
+    if (rt != nullptr) {
+        rt->release_value(value);
+        rt->release_error(error);
+    }
+    value = error = nullptr;
+    completed = true;
+    all_link.unlink();
+    rt = nullptr;
+}
+
+// ================================================================ coroutine
+
+tasync_coroutine::~tasync_coroutine() = default;
+
+void tasync_coroutine::destroy() {
+    tasync_runtime *r = rt;
+    if (r != nullptr) {
+        all_link.unlink();
+        r->release_value(value);
+        r->release_error(error);
+        r->release_error(cancel_error);
+        if (r->host.coroutine_free && host_data) r->host.coroutine_free(r->host_data, this, host_data);
+        r->free_coroutine(this);
+        return;
+    }
+    this->~tasync_coroutine();
+    std::free(this);
+}
+
+void tasync_coroutine::detach() {
+    tasync_runtime *r = rt;
+    if (r == nullptr) return;
+    if (wait != nullptr && wait->cleanup != nullptr) wait->cleanup(wait);
+    wait = nullptr;
+    if (arg_release != nullptr) {
+        arg_release(arg);
+        arg_release = nullptr;
+    }
+    run_link.unlink();
+    scope_link.unlink();
+    if (stack) {
+        annotate_stack_destroyed(ann);
+        r->stacks->release(stack);
+        stack = {};
+    }
+    if (!completed) cancel_requested = true;
+    r->release_error(cancel_error);
+    cancel_error = nullptr;
+    if (r->host.coroutine_free && host_data) r->host.coroutine_free(r->host_data, this, host_data);
+    host_data = nullptr;
+    if (scope != nullptr) {
+        // The scope is freed by the runtime itself; just forget it.
+        scope = nullptr;
+    }
+    state = State::Finished;
+    tasync_awaitable::detach();
+}
+
+// ================================================================== runtime
+
+void tasync_runtime::retain_error(void *e) {
+    if (e == nullptr) return;
+    if (host.error_create == nullptr) {
+        ++static_cast<BuiltinError *>(e)->refs;
+    } else if (host.error_retain) {
+        host.error_retain(host_data, e);
+    }
+}
+
+void tasync_runtime::release_error(void *e) {
+    if (e == nullptr) return;
+    if (host.error_create == nullptr) {
+        auto *b = static_cast<BuiltinError *>(e);
+        if (--b->refs == 0) std::free(b);
+    } else if (host.error_release) {
+        host.error_release(host_data, e);
+    }
+}
+
+void *tasync_runtime::make_error(int kind, int code, const std::string &message) {
+    if (host.error_create == nullptr) return builtin_error_create(kind, code, message);
+    void *e = host.error_create(host_data, kind, code, message.c_str());
+    if (e == nullptr) fatal("the host's error_create returned NULL");
+    return e;
+}
+
+bool tasync_runtime::is_cancellation(void *e) {
+    if (e == nullptr) return false;
+    if (host.error_create == nullptr) {
+        int k = static_cast<BuiltinError *>(e)->kind;
+        return k == TASYNC_ERROR_CANCELLATION || k == TASYNC_ERROR_AWAIT_CANCELLED;
+    }
+    return host.error_is_cancellation != nullptr && host.error_is_cancellation(host_data, e) != 0;
+}
+
+std::string tasync_runtime::describe_error(void *e) {
+    if (e == nullptr) return "no error";
+    if (host.error_create == nullptr) {
+        auto *b = static_cast<BuiltinError *>(e);
+        return std::string(builtin_kind_name(b->kind)) + ": " + b->message;
+    }
+    if (host.error_describe == nullptr) return "error";
+    char buf[512];
+    std::size_t want = host.error_describe(host_data, e, buf, sizeof(buf));
+    if (want < sizeof(buf)) return std::string(buf, want);
+    std::string big(want + 1, '\0');
+    host.error_describe(host_data, e, big.data(), big.size());
+    big.resize(want);
+    return big;
+}
+
+void tasync_runtime::warn(const std::string &message) {
+    if (host.warning) host.warning(host_data, message.c_str());
+    else std::fprintf(stderr, "tasync: warning: %s\n", message.c_str());
+}
+
+tasync_location_t tasync_runtime::capture_location() {
+    tasync_location_t loc{};
+    if (host.capture_location && host.capture_location(host_data, &loc) != 0) loc = {};
+    return loc;
+}
+
+std::string tasync_runtime::format_location(const tasync_location_t &loc) {
+    if (loc.file == nullptr) return "unknown location";
+    return std::string(loc.file) + ":" + std::to_string(loc.line);
+}
+
+int tasync_runtime::init(const tasync_runtime_options_t &o) {
+    if (o.host != nullptr) {
+        std::memcpy(&host, o.host, o.host->size < sizeof(host) ? o.host->size : sizeof(host));
+        host.size = sizeof(host);
+    }
+    host_data = o.host_data;
+    if (o.zombie_timeout_ns != 0) zombie_timeout_ns = o.zombie_timeout_ns;
+    if (o.thread_pool_size != 0) thread_pool_size = o.thread_pool_size;
+
+    auto report = [&](int code, const std::string &why) {
+        if (o.errbuf != nullptr && o.errbuf_size > 0) std::snprintf(o.errbuf, o.errbuf_size, "%s", why.c_str());
+        return code;
+    };
+
+    const std::string dir = o.backend_dir != nullptr ? o.backend_dir : "";
+    std::string why;
+    int rc = backend.load(o.backend, dir, &why);
+    char loop_err[256] = {0};
+    if (rc == 0) {
+        tasync_loop_options_t lo{};
+        lo.size = sizeof(lo);
+        lo.errbuf = loop_err;
+        lo.errbuf_size = sizeof(loop_err);
+        rc = backend.ops().loop_create(&lo, &loop);
+        if (rc != 0) {
+            loop = nullptr;
+            why = "backend '" + std::string(backend.ops().name) + "' (" + backend.path() +
+                  ") failed to initialise: " + (loop_err[0] ? loop_err : tasync_strerror(rc));
+            rc = TASYNC_EBACKEND_INIT;
+        }
+    }
+    if (rc != 0) {
+        const bool is_default = o.backend == nullptr || *o.backend == '\0' || std::strcmp(o.backend, "uv") == 0;
+        if (!(o.flags & TASYNC_RUNTIME_FALLBACK_DEFAULT) || is_default) return report(rc, why);
+        warn(why + "; using the default backend 'uv' instead");
+        backend.~LoadedBackend();
+        new (&backend) LoadedBackend();
+        std::string why2;
+        rc = backend.load("uv", dir, &why2);
+        if (rc == 0) {
+            tasync_loop_options_t lo{};
+            lo.size = sizeof(lo);
+            lo.errbuf = loop_err;
+            lo.errbuf_size = sizeof(loop_err);
+            loop_err[0] = '\0';
+            rc = backend.ops().loop_create(&lo, &loop);
+            if (rc != 0) {
+                loop = nullptr;
+                why2 = "default backend 'uv' failed to initialise: " + std::string(loop_err[0] ? loop_err : tasync_strerror(rc));
+                rc = TASYNC_EBACKEND_INIT;
+            }
+        }
+        if (rc != 0) return report(rc, why + "; and the fallback failed too: " + why2);
+    }
+    ops = &backend.ops();
+
+    std::size_t ss = o.stack_size != 0 ? o.stack_size : kDefaultStackSize;
+    std::size_t sc = o.stack_cache != 0 ? o.stack_cache : kDefaultStackCache;
+    stacks = std::make_unique<StackPool>(ss, sc);
+
+    global_scope = new tasync_scope;
+    global_scope->rt = this;
+    global_scope->is_global = true;
+
+    main = alloc_coroutine();
+    main->is_main = true;
+    main->started = true;
+    main->id = 0;
+    main->state = Coroutine::State::Running;
+    current = main;
+    co_cache.reserve(kCoroutineCacheMax);
+    return 0;
+}
+
+tasync_runtime::~tasync_runtime() {
+    if (ops == nullptr) return;  // init failed before the loop existed
+    destroying = true;
+    if (current != main) fatal("tasync_runtime_destroy called from a coroutine other than the main one");
+
+    // 1. Work running on other threads may point into coroutine stacks:
+    //    take back what has not started and wait for the rest.
+    all.for_each([&](tasync_awaitable *a) {
+        if (a->kind != AwaitableKind::Coroutine) return;
+        Wait *w = static_cast<Coroutine *>(a)->wait;
+        if (w != nullptr && w->kind == WaitKind::Offload && w->on_cancel != nullptr && w->on_cancel(w))
+            wake(w, -ECANCELED);
+    });
+    for (;;) {
+        if (jobs_in_flight == 0) break;
+        poll(true);
+    }
+    pool.reset();
+
+    // 2. Unfinished coroutines are released without being resumed; other
+    //    awaitables drop their timers and waiters. Objects the host still
+    //    references survive, detached, until released.
+    std::vector<tasync_awaitable *> objs;
+    all.for_each([&](tasync_awaitable *a) {
+        if (a == main) return;
+        ++a->refs;  // pinned until the last pass
+        objs.push_back(a);
+    });
+    // Pass 1: unregister every pending wait (a wait may sit in the waiter
+    // list of another object and hold references to it) and drop outcomes
+    // that were delivered but never consumed.
+    for (tasync_awaitable *a : objs) {
+        if (a->kind != AwaitableKind::Coroutine) continue;
+        auto *co = static_cast<Coroutine *>(a);
+        Wait *w = co->wait;
+        if (w == nullptr) continue;
+        if (w->cleanup != nullptr) w->cleanup(w);
+        release_value(w->value);
+        release_error(w->error);
+        w->value = w->error = nullptr;
+        co->wait = nullptr;
+    }
+    // Pass 2: detach. Objects the host still references survive, detached,
+    // until it releases them. Pass 3: drop the pins.
+    for (tasync_awaitable *a : objs) {
+        bool runtime_owned = a->kind == AwaitableKind::Coroutine &&
+                             static_cast<Coroutine *>(a)->state != Coroutine::State::Finished;
+        a->detach();
+        if (runtime_owned) --a->refs;  // the runtime's own reference
+    }
+    for (tasync_awaitable *a : objs) {
+        if (--a->refs == 0) a->destroy();
+    }
+    runq.for_each([&](Coroutine *c) { runq.remove(c); });
+
+    // 3. Reactor watches, then the loop.
+    for (FdWatch *w : fd_watches) {
+        if (w == nullptr) continue;
+        ops->handle_close(w->handle);
+        delete w;
+    }
+    fd_watches.clear();
+    for (auto &kv : signal_watches) {
+        ops->handle_close(kv.second->handle);
+        delete kv.second;
+    }
+    for (auto &kv : child_watches) {
+        ops->handle_close(kv.second->handle);
+        delete kv.second;
+    }
+    ops->loop_destroy(loop);
+    loop = nullptr;
+
+    // 4. What is left of the runtime itself.
+    if (main != nullptr) {
+        main->all_link.unlink();
+        release_value(main->value);
+        release_error(main->error);
+        release_error(main->cancel_error);
+        if (host.coroutine_free && main->host_data) host.coroutine_free(host_data, main, main->host_data);
+        main->~tasync_coroutine();
+        std::free(main);
+        main = nullptr;
+    }
+    delete global_scope;
+    for (void *p : co_cache) std::free(p);
+    co_cache.clear();
+    stacks.reset();
+}
+
+// ------------------------------------------------------------ allocation
+
+tasync_coroutine *tasync_runtime::alloc_coroutine() {
+    void *mem;
+    if (!co_cache.empty()) {
+        mem = co_cache.back();
+        co_cache.pop_back();
+    } else {
+        mem = std::malloc(sizeof(Coroutine));
+        if (mem == nullptr) return nullptr;
+    }
+    auto *co = new (mem) Coroutine(this);
+    all.push_back(co);
+    return co;
+}
+
+void tasync_runtime::free_coroutine(Coroutine *co) {
+    co->~tasync_coroutine();
+    if (co_cache.size() < kCoroutineCacheMax) co_cache.push_back(co);
+    else std::free(co);
+}
+
+// ------------------------------------------------------------------ spawn
+
+int tasync_runtime::spawn(const tasync_spawn_options_t &o, Coroutine **out, void **out_error) {
+    if (o.entry == nullptr) return -EINVAL;
+    tasync_scope *sc = o.scope;
+    if (sc == nullptr) sc = (current != nullptr && current->scope != nullptr) ? current->scope : global_scope;
+    Coroutine *co = alloc_coroutine();
+    if (co == nullptr) {
+        if (out_error) *out_error = make_error(TASYNC_ERROR_SYSTEM, -ENOMEM, "out of memory spawning a coroutine");
+        return -ENOMEM;
+    }
+    co->id = next_id++;
+    co->entry = o.entry;
+    co->arg = o.arg;
+    co->arg_release = o.arg_release;
+    co->host_data = o.host_data;
+    co->spawn_loc = o.location.file != nullptr ? o.location : capture_location();
+    co->scope = sc;
+    ++sc->refs;
+    sc->coroutines.push_back(co);
+    ++sc->active;
+    ++active;
+    co->state = Coroutine::State::New;
+    enqueue(co);
+    if (out != nullptr) {
+        ++co->refs;
+        *out = co;
+    }
+    return 0;
+}
+
+void tasync_runtime::enqueue(Coroutine *co) noexcept { runq.push_back(co); }
+
+// ------------------------------------------------------------- switching
+
+tasync_coroutine *tasync_runtime::pick_next() {
+    for (;;) {
+        if (!runq.empty()) {
+            if (pass_left == 0) {
+                // A pass over the runnable coroutines ended: look at the
+                // reactor and the timers without blocking (DESIGN 3).
+                if (reactor_busy() || has_posts.load(std::memory_order_acquire)) {
+                    poll(false);
+                } else if (!timers.empty()) {
+                    Coroutine *saved = current;
+                    current = nullptr;
+                    now_valid = false;
+                    run_timers();
+                    current = saved;
+                }
+                pass_left = runq.size();
+            }
+            --pass_left;
+            Coroutine *next = runq.pop_front();
+            if (next->state == Coroutine::State::New && !next->stack) {
+                Stack s = stacks->allocate();
+                if (!s) {
+                    // Cannot run it: it fails with an error instead.
+                    next->state = Coroutine::State::Running;
+                    release_error(next->error);
+                    next->error = make_error(TASYNC_ERROR_SYSTEM, -ENOMEM,
+                                             "cannot allocate a coroutine stack: " + std::string(std::strerror(errno)));
+                    Coroutine *saved = current;
+                    current = nullptr;
+                    complete_coroutine(next);
+                    next->state = Coroutine::State::Finished;
+                    current = saved;
+                    if (--next->refs == 0) next->destroy();
+                    continue;
+                }
+                next->stack = s;
+                const std::size_t guard = stacks->guard_size();
+                annotate_stack_created(next->ann, s.base + guard, s.size - guard);
+                next->ctx = make_context(s.top(), s.size - guard, &tasync_runtime::coroutine_main);
+            }
+            return next;
+        }
+        // Nothing runnable.
+        if (has_live_work()) {
+            poll(true);
+            pass_left = runq.size();
+            continue;
+        }
+        // Nothing can happen any more.
+        if (main_waiting_end && main->state == Coroutine::State::Waiting && active == 0) {
+            wake(main->wait, deadlock ? TASYNC_EDEADLOCK : 0);
+            pass_left = runq.size();
+            continue;
+        }
+        report_deadlock();
+        pass_left = runq.size();
+    }
+}
+
+void tasync_runtime::switch_away() {
+    Coroutine *self = current;
+    Coroutine *next = pick_next();
+    if (next == self) {
+        self->state = Coroutine::State::Running;
+        return;
+    }
+    switch_to(next, false);
+}
+
+void tasync_runtime::switch_to(Coroutine *next, bool dying) {
+    Coroutine *prev = current;
+    if (host.coroutine_leave) host.coroutine_leave(host_data, prev, prev->host_data);
+    current = next;
+    next->state = Coroutine::State::Running;
+    now_valid = false;
+    annotate_switch_begin(prev->ann, next->ann, dying);
+    transfer_t t = jump(next->ctx, prev);
+    after_switch(t);
+}
+
+void tasync_runtime::after_switch(transfer_t t) {
+    Coroutine *self = current;
+    auto *prev = static_cast<Coroutine *>(t.data);
+    annotate_switch_end(self->ann, &prev->ann);
+    prev->ctx = t.fctx;
+    if (prev->state == Coroutine::State::Finished && !prev->stack_released) release_stack(prev);
+    if (host.coroutine_enter) host.coroutine_enter(host_data, self, self->host_data);
+}
+
+void tasync_runtime::coroutine_main(transfer_t t) {
+    tasync_runtime *rt = tls_runtime;
+    rt->after_switch(t);
+    Coroutine *self = rt->current;
+    self->started = true;
+    self->entry(self, self->arg);
+    rt->finish_and_switch(self);
+}
+
+void tasync_runtime::release_stack(Coroutine *co) {
+    co->stack_released = true;
+    annotate_stack_destroyed(co->ann);
+    stacks->release(co->stack);
+    co->stack = {};
+    // The runtime's own reference, held while the coroutine could run.
+    if (--co->refs == 0) co->destroy();
+}
+
+void tasync_runtime::finish_and_switch(Coroutine *co) {
+    complete_coroutine(co);
+    co->state = Coroutine::State::Finished;
+    Coroutine *next = pick_next();
+    switch_to(next, true);
+    fatal("a finished coroutine was resumed");
+}
+
+void tasync_runtime::complete_coroutine(Coroutine *co) {
+    if (co->arg_release != nullptr) {
+        auto rel = co->arg_release;
+        co->arg_release = nullptr;
+        rel(co->arg);
+    }
+    void *v = co->value;
+    void *e = co->error;
+    co->value = co->error = nullptr;
+    if (e == nullptr && co->cancel_requested) {
+        // Rule C8 (and C7 for a coroutine that swallowed its cancellation):
+        // the coroutine ends cancelled whatever it returned.
+        release_value(v);
+        v = nullptr;
+        e = co->cancel_error;
+        retain_error(e);
+    } else if (e != nullptr) {
+        release_value(v);
+        v = nullptr;
+    }
+    co->cancel_pending = false;
+    tasync_scope *sc = co->scope;
+    if (sc != nullptr) {
+        sc->coroutines.remove(co);
+        if (co->zombie) --sc->zombies;
+        else --sc->active;
+    }
+    if (co->zombie) --zombies;
+    else --active;
+    co->complete(v, e);
+    if (sc != nullptr) {
+        co->scope = nullptr;
+        if (--sc->refs == 0 && !sc->is_global) delete sc;
+    }
+}
+
+// ------------------------------------------------------------- suspension
+
+int tasync_runtime::suspend_on(Wait &w) {
+    Coroutine *co = current;
+    w.co = co;
+    co->wait = &w;
+    co->suspend_loc = capture_location();
+    if (!w.done) co->state = Coroutine::State::Waiting;
+    switch_away();
+    co->wait = nullptr;
+    if (w.cleanup != nullptr) w.cleanup(&w);
+    deliver_pending_cancel(w);
+    return w.code;
+}
+
+void tasync_runtime::wake(Wait *w, int code, void *v, void *e) {
+    if (w == nullptr || w->done) {
+        release_value(v);
+        release_error(e);
+        return;
+    }
+    w->done = true;
+    w->code = code;
+    w->value = v;
+    w->error = e;
+    Coroutine *co = w->co;
+    if (co->state == Coroutine::State::Waiting) {
+        co->state = Coroutine::State::Ready;
+        enqueue(co);
+    }
+}
+
+void tasync_runtime::deliver_pending_cancel(Wait &w) {
+    Coroutine *co = w.co;
+    if (!co->cancel_pending || co->protect_depth > 0) return;
+    if (w.code == -ECANCELED) {
+        co->cancel_pending = false;
+        return;
+    }
+    if (w.keeps_result && w.code >= 0) return;  // delivered at the next suspension
+    release_value(w.value);
+    release_error(w.error);
+    w.value = nullptr;
+    w.code = -ECANCELED;
+    w.error = co->cancel_error;
+    retain_error(w.error);
+    co->cancel_pending = false;
+}
+
+void tasync_runtime::fill_error(Wait &w) {
+    if (w.code >= 0 || w.error != nullptr) return;
+    if (w.code == TASYNC_EAWAIT_CANCELLED) {
+        w.error = make_error(TASYNC_ERROR_AWAIT_CANCELLED, w.code, "Await was cancelled by its cancellation awaitable");
+    } else if (w.code == -ECANCELED) {
+        w.error = make_error(TASYNC_ERROR_CANCELLATION, w.code, "cancelled");
+    } else {
+        w.error = make_error(TASYNC_ERROR_SYSTEM, w.code, tasync_strerror(w.code));
+    }
+}
+
+int tasync_runtime::cancel(Coroutine *co, void *err) {
+    if (co->rt == nullptr || co->completed || co->state == Coroutine::State::Finished) return 0;
+    if (co->is_main && main_waiting_end) return 0;
+    if (co->cancel_requested) return 0;  // the first cancellation wins
+    if (err != nullptr) {
+        retain_error(err);
+    } else {
+        tasync_location_t loc = capture_location();
+        err = make_error(TASYNC_ERROR_CANCELLATION, -ECANCELED,
+                         loc.file != nullptr ? "cancelled at " + format_location(loc) : std::string("cancelled"));
+    }
+    co->cancel_requested = true;
+    co->cancel_error = err;
+    switch (co->state) {
+        case Coroutine::State::New: {
+            // Rule C7: never starts.
+            runq.remove(co);
+            co->state = Coroutine::State::Running;
+            complete_coroutine(co);
+            co->state = Coroutine::State::Finished;
+            co->stack_released = true;
+            if (--co->refs == 0) co->destroy();
+            return 0;
+        }
+        case Coroutine::State::Running:
+        case Coroutine::State::Ready:
+            co->cancel_pending = true;
+            return 0;
+        case Coroutine::State::Waiting: {
+            Wait *w = co->wait;
+            if (co->protect_depth > 0 || (w->on_cancel != nullptr && !w->on_cancel(w))) {
+                co->cancel_pending = true;
+                return 0;
+            }
+            retain_error(err);
+            wake(w, -ECANCELED, nullptr, err);
+            return 0;
+        }
+        case Coroutine::State::Finished: return 0;
+    }
+    return 0;
+}
+
+// ------------------------------------------------------------ liveness
+
+bool tasync_runtime::has_live_work() const noexcept {
+    return timers.referenced() > 0 || io_waiters > 0 || signal_waiters > 0 || child_waiters > 0 ||
+           jobs_in_flight > 0 || posted_pending.load(std::memory_order_acquire) > 0 ||
+           external_refs.load(std::memory_order_acquire) > 0;
+}
+
+bool tasync_runtime::reactor_busy() const noexcept {
+    return io_waiters > 0 || signal_waiters > 0 || child_waiters > 0 || jobs_in_flight > 0 ||
+           !signal_watches.empty();
+}
+
+void tasync_runtime::poll(bool may_block) {
+    Coroutine *saved = current;
+    current = nullptr;
+    std::int64_t timeout = 0;
+    if (may_block && !has_posts.load(std::memory_order_acquire)) {
+        if (!timers.empty()) {
+            now_valid = false;
+            std::uint64_t n = now();
+            std::uint64_t top = timers.top_deadline();
+            timeout = top > n ? static_cast<std::int64_t>(top - n) : 0;
+        } else {
+            timeout = -1;
+        }
+    }
+    if (timeout != 0) {
+        polling.store(true, std::memory_order_seq_cst);
+        if (has_posts.load(std::memory_order_seq_cst)) timeout = 0;
+    }
+    int rc = ops->loop_run(loop, timeout);
+    polling.store(false, std::memory_order_relaxed);
+    if (rc < 0 && rc != -EINTR) {
+        warn(std::string("backend loop_run failed: ") + tasync_strerror(rc));
+    }
+    now_valid = false;
+    if (!timers.empty()) run_timers();
+    if (has_posts.load(std::memory_order_acquire)) run_posted();
+    current = saved;
+}
+
+void tasync_runtime::run_timers() {
+    std::uint64_t n = now();
+    std::uint64_t mark = timers.mark();
+    while (TimerEntry *e = timers.pop_expired(n, mark)) e->fire(e);
+}
+
+// ------------------------------------------------------------ cross-thread
+
+int tasync_runtime::post(void (*cb)(void *), void *data) {
+    {
+        std::lock_guard<std::mutex> lock(post_mu);
+        posted.push_back(Posted{cb, data});
+        posted_pending.fetch_add(1, std::memory_order_acq_rel);
+    }
+    has_posts.store(true, std::memory_order_seq_cst);
+    if (polling.load(std::memory_order_seq_cst)) return ops->loop_wakeup(loop);
+    return 0;
+}
+
+void tasync_runtime::run_posted() {
+    {
+        std::lock_guard<std::mutex> lock(post_mu);
+        posted_swap.swap(posted);
+        has_posts.store(false, std::memory_order_relaxed);
+    }
+    for (const Posted &p : posted_swap) {
+        p.cb(p.data);
+        posted_pending.fetch_sub(1, std::memory_order_acq_rel);
+    }
+    posted_swap.clear();
+}
+
+// ---------------------------------------------------------------- deadlock
+
+std::vector<tasync_coroutine *> tasync_runtime::unfinished_coroutines() {
+    std::vector<Coroutine *> out;
+    all.for_each([&](tasync_awaitable *a) {
+        if (a->kind != AwaitableKind::Coroutine) return;
+        auto *co = static_cast<Coroutine *>(a);
+        if (co->state != Coroutine::State::Finished && !co->completed) out.push_back(co);
+    });
+    return out;
+}
+
+void tasync_runtime::report_deadlock() {
+    std::vector<Coroutine *> waiting;
+    for (Coroutine *co : unfinished_coroutines()) {
+        if (co->state == Coroutine::State::Waiting && !(co->is_main && main_waiting_end)) waiting.push_back(co);
+    }
+    if (!deadlock) {
+        deadlock = true;
+        warn("Deadlock detected: no active coroutines, " + std::to_string(waiting.size()) +
+             " coroutines in waiting");
+        for (Coroutine *co : waiting) {
+            std::string msg = "Coroutine " + std::to_string(co->id);
+            if (!co->is_main) msg += " spawned at " + format_location(co->spawn_loc);
+            else msg = "The main coroutine";
+            msg += " is suspended at " + format_location(co->suspend_loc);
+            warn(msg);
+        }
+    }
+    // Graceful shutdown (C15): cancel every waiting coroutine. A coroutine
+    // that holds its cancellation back (protect) is woken by force, so that
+    // the runtime always makes progress.
+    bool progressed = false;
+    for (Coroutine *co : waiting) {
+        if (co->state != Coroutine::State::Waiting) continue;
+        if (!co->cancel_requested) {
+            cancel(co, nullptr);
+        }
+        if (co->state == Coroutine::State::Waiting && !co->wait->keeps_result) {
+            Wait *w = co->wait;
+            void *err = co->cancel_error;
+            retain_error(err);
+            co->cancel_pending = false;
+            wake(w, -ECANCELED, nullptr, err);
+        }
+        progressed = true;
+    }
+    if (!progressed) {
+        // Only the main coroutine is left, waiting for the end.
+        if (main_waiting_end && main->state == Coroutine::State::Waiting) {
+            wake(main->wait, TASYNC_EDEADLOCK);
+            return;
+        }
+        fatal("deadlock with no coroutine to resume");
+    }
+}

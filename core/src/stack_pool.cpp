@@ -1,0 +1,200 @@
+#include "tasync/core/stack_pool.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL 102
+#endif
+
+namespace tasync::detail {
+
+struct Slab {
+    char *base = nullptr;
+    std::size_t bytes = 0;
+    std::size_t count = 0;          // stacks in the slab
+    std::size_t handed = 0;         // stacks handed out at least once (bump index)
+    std::size_t holders = 0;        // stacks live or cached (not trimmed)
+    std::vector<std::uint32_t> cold; // trimmed stacks, guard still installed
+    Slab *next = nullptr;           // all slabs
+    Slab *prev = nullptr;
+    Slab *cold_next = nullptr;      // slabs that have cold stacks
+    Slab *cold_prev = nullptr;
+    bool in_cold_list = false;
+};
+
+namespace {
+
+std::size_t page_size() noexcept {
+    static const std::size_t ps = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    return ps;
+}
+
+std::size_t round_pages(std::size_t n) noexcept {
+    const std::size_t ps = page_size();
+    return (n + ps - 1) / ps * ps;
+}
+
+// 1: supported, 0: not supported, -1: not probed yet. Process-wide constant
+// once probed (a property of the kernel), so sharing it between runtimes is
+// not mutable shared state in any meaningful sense.
+std::atomic<int> g_guard_install{-1};
+
+bool install_guard(char *base, std::size_t len) noexcept {
+    int mode = g_guard_install.load(std::memory_order_relaxed);
+    if (mode != 0) {
+        if (madvise(base, len, MADV_GUARD_INSTALL) == 0) {
+            g_guard_install.store(1, std::memory_order_relaxed);
+            return true;
+        }
+        if (errno != EINVAL && errno != ENOSYS) return false;
+        g_guard_install.store(0, std::memory_order_relaxed);
+    }
+    return mprotect(base, len, PROT_NONE) == 0;
+}
+
+}  // namespace
+
+bool StackPool::guard_install_supported() noexcept {
+    if (g_guard_install.load(std::memory_order_relaxed) < 0) {
+        const std::size_t ps = page_size();
+        void *p = mmap(nullptr, 2 * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p != MAP_FAILED) {
+            g_guard_install.store(madvise(p, ps, MADV_GUARD_INSTALL) == 0 ? 1 : 0, std::memory_order_relaxed);
+            munmap(p, 2 * ps);
+        }
+    }
+    return g_guard_install.load(std::memory_order_relaxed) == 1;
+}
+
+StackPool::StackPool(std::size_t stack_size, std::size_t cache_max, std::size_t guard_size)
+    : guard_size_(round_pages(guard_size < page_size() ? page_size() : guard_size)), cache_max_(cache_max) {
+    std::size_t usable = round_pages(stack_size < 16 * 1024 ? 16 * 1024 : stack_size);
+    stack_size_ = usable + guard_size_;
+    // Aim for slabs of about 8 MiB, between 1 and 64 stacks.
+    std::size_t per = (8u << 20) / stack_size_;
+    stacks_per_slab_ = per < 1 ? 1 : (per > 64 ? 64 : per);
+    cache_.reserve(cache_max_);
+}
+
+StackPool::~StackPool() {
+    while (slabs_ != nullptr) drop_slab(slabs_);
+}
+
+Slab *StackPool::new_slab() noexcept {
+    auto *slab = new (std::nothrow) Slab;
+    if (slab == nullptr) return nullptr;
+    slab->count = stacks_per_slab_;
+    slab->cold.reserve(slab->count);
+    slab->bytes = stack_size_ * slab->count;
+    void *p = mmap(nullptr, slab->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+        delete slab;
+        return nullptr;
+    }
+    slab->base = static_cast<char *>(p);
+    slab->next = slabs_;
+    if (slabs_ != nullptr) slabs_->prev = slab;
+    slabs_ = slab;
+    ++stats_.slabs;
+    ++stats_.slab_maps;
+    stats_.mapped_bytes += slab->bytes;
+    return slab;
+}
+
+void StackPool::cold_unlink(Slab *slab) noexcept {
+    if (!slab->in_cold_list) return;
+    if (slab->cold_prev != nullptr) slab->cold_prev->cold_next = slab->cold_next;
+    else cold_slabs_ = slab->cold_next;
+    if (slab->cold_next != nullptr) slab->cold_next->cold_prev = slab->cold_prev;
+    slab->cold_next = slab->cold_prev = nullptr;
+    slab->in_cold_list = false;
+}
+
+void StackPool::drop_slab(Slab *slab) noexcept {
+    cold_unlink(slab);
+    if (slab->prev != nullptr) slab->prev->next = slab->next;
+    else slabs_ = slab->next;
+    if (slab->next != nullptr) slab->next->prev = slab->prev;
+    if (current_ == slab) current_ = nullptr;
+    munmap(slab->base, slab->bytes);
+    --stats_.slabs;
+    stats_.mapped_bytes -= slab->bytes;
+    delete slab;
+}
+
+Stack StackPool::allocate() noexcept {
+    if (!cache_.empty()) {
+        Stack s = cache_.back();
+        cache_.pop_back();
+        --stats_.cached;
+        ++stats_.live;
+        return s;
+    }
+    if (cold_slabs_ != nullptr) {
+        // Reuse a trimmed stack: its guard is still in place, no system call.
+        Slab *slab = cold_slabs_;
+        std::uint32_t index = slab->cold.back();
+        slab->cold.pop_back();
+        if (slab->cold.empty()) cold_unlink(slab);
+        ++slab->holders;
+        ++stats_.live;
+        return Stack{slab->base + index * stack_size_, stack_size_, slab};
+    }
+    if (current_ == nullptr || current_->handed == current_->count) {
+        current_ = new_slab();
+        if (current_ == nullptr) return {};
+    }
+    Slab *slab = current_;
+    Stack s;
+    s.base = slab->base + slab->handed * stack_size_;
+    s.size = stack_size_;
+    s.slab = slab;
+    if (!install_guard(s.base, guard_size_)) {
+        int saved = errno;
+        // The slab stays; this slot is unusable but accounted for.
+        ++slab->handed;
+        errno = saved;
+        return {};
+    }
+    ++stats_.guard_installs;
+    ++slab->handed;
+    ++slab->holders;
+    ++stats_.live;
+    return s;
+}
+
+void StackPool::trim(Stack s) noexcept {
+    // Give the pages back; the guard region stays installed.
+    madvise(s.base + guard_size_, s.size - guard_size_, MADV_DONTNEED);
+    ++stats_.trims;
+    Slab *slab = s.slab;
+    --slab->holders;
+    if (slab->holders == 0 && slab->handed == slab->count) {
+        drop_slab(slab);
+        return;
+    }
+    slab->cold.push_back(static_cast<std::uint32_t>((s.base - slab->base) / stack_size_));
+    if (!slab->in_cold_list) {
+        slab->cold_next = cold_slabs_;
+        if (cold_slabs_ != nullptr) cold_slabs_->cold_prev = slab;
+        cold_slabs_ = slab;
+        slab->in_cold_list = true;
+    }
+}
+
+void StackPool::release(Stack s) noexcept {
+    if (!s) return;
+    --stats_.live;
+    if (cache_.size() < cache_max_) {
+        cache_.push_back(s);
+        ++stats_.cached;
+        return;
+    }
+    trim(s);
+}
+
+}  // namespace tasync::detail

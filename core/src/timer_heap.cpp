@@ -1,0 +1,75 @@
+#include "tasync/core/timer_heap.hpp"
+
+namespace tasync::detail {
+
+void TimerHeap::sift_up(std::uint32_t i, Node n) noexcept {
+    while (i > 0) {
+        std::uint32_t parent = (i - 1) / 4;
+        if (!less(n, nodes_[parent])) break;
+        place(i, nodes_[parent]);
+        i = parent;
+    }
+    place(i, n);
+}
+
+void TimerHeap::sift_down(std::uint32_t i, Node n) noexcept {
+    const auto size = static_cast<std::uint32_t>(nodes_.size());
+    for (;;) {
+        std::uint32_t first = i * 4 + 1;
+        if (first >= size) break;
+        std::uint32_t best = first;
+        std::uint32_t last = first + 4 < size ? first + 4 : size;
+        for (std::uint32_t c = first + 1; c < last; ++c)
+            if (less(nodes_[c], nodes_[best])) best = c;
+        if (!less(nodes_[best], n)) break;
+        place(i, nodes_[best]);
+        i = best;
+    }
+    place(i, n);
+}
+
+void TimerHeap::arm(TimerEntry *e, std::uint64_t deadline) {
+    e->deadline = deadline;
+    Node n{deadline, seq_++, e};
+    if (!e->armed()) {
+        if (e->ref) ++referenced_;
+        nodes_.push_back(n);
+        sift_up(static_cast<std::uint32_t>(nodes_.size() - 1), n);
+        return;
+    }
+    std::uint32_t i = e->index;
+    // The new key is larger than the old unless the deadline moved earlier
+    // (the sequence number always grows).
+    if (i > 0 && less(n, nodes_[(i - 1) / 4])) sift_up(i, n);
+    else sift_down(i, n);
+}
+
+void TimerHeap::remove_at(std::uint32_t i) noexcept {
+    TimerEntry *e = nodes_[i].entry;
+    e->index = TimerEntry::npos;
+    if (e->ref) --referenced_;
+    Node last = nodes_.back();
+    nodes_.pop_back();
+    if (i == nodes_.size()) return;
+    if (i > 0 && less(last, nodes_[(i - 1) / 4])) sift_up(i, last);
+    else sift_down(i, last);
+}
+
+void TimerHeap::disarm(TimerEntry *e) noexcept {
+    if (e->armed()) remove_at(e->index);
+}
+
+void TimerHeap::set_ref(TimerEntry *e, bool ref) noexcept {
+    if (e->ref == ref) return;
+    if (e->armed()) referenced_ += ref ? 1 : static_cast<std::size_t>(-1);
+    e->ref = ref;
+}
+
+TimerEntry *TimerHeap::pop_expired(std::uint64_t now, std::uint64_t mark) noexcept {
+    if (nodes_.empty() || nodes_[0].deadline > now || nodes_[0].seq >= mark) return nullptr;
+    TimerEntry *e = nodes_[0].entry;
+    remove_at(0);
+    return e;
+}
+
+}  // namespace tasync::detail

@@ -1,0 +1,159 @@
+// Loading backends: every loader error gives its message and no crash;
+// tables of older and newer minor versions load.
+#include <cstdlib>
+#include <string>
+
+#include "test_host.hpp"
+
+using namespace tasync_test;
+
+namespace {
+
+std::string fake_path(const char *kind) {
+    const char *dir = std::getenv("TASYNC_FAKE_BACKEND_DIR");
+    return std::string(dir != nullptr ? dir : ".") + "/fake-backend-" + kind + ".so";
+}
+
+struct Attempt {
+    int rc = 0;
+    std::string err;
+    tasync_runtime_t *rt = nullptr;
+    std::vector<std::string> warnings;
+};
+
+Attempt try_load(const std::string &backend, uint32_t flags = 0, const char *dir = nullptr) {
+    TestHost host;
+    tasync_runtime_options_t o{};
+    o.size = sizeof(o);
+    o.backend = backend.c_str();
+    o.backend_dir = dir;
+    o.flags = flags;
+    o.host = &host.table;
+    o.host_data = &host;
+    char err[1024] = {0};
+    o.errbuf = err;
+    o.errbuf_size = sizeof(err);
+    Attempt a;
+    a.rc = tasync_runtime_create(&o, &a.rt);
+    a.err = err;
+    a.warnings = host.warnings;
+    if (a.rt != nullptr) {
+        tasync_runtime_destroy(a.rt);
+        a.rt = nullptr;
+    }
+    return a;
+}
+
+}  // namespace
+
+TEST(Loader, MissingFileByPath) {
+    Attempt a = try_load("/nonexistent/dir/tasync-backend-nope.so");
+    EXPECT_EQ(a.rc, TASYNC_EBACKEND_NOT_FOUND);
+    EXPECT_NE(a.err.find("/nonexistent/dir/tasync-backend-nope.so"), std::string::npos) << a.err;
+    EXPECT_NE(a.err.find("No such file"), std::string::npos) << a.err;
+}
+
+TEST(Loader, UnknownNameSaysWhereItLooked) {
+    Attempt a = try_load("nosuchreactor", 0, "/tmp");
+    EXPECT_EQ(a.rc, TASYNC_EBACKEND_NOT_FOUND);
+    EXPECT_NE(a.err.find("/tmp/tasync-backend-nosuchreactor.so"), std::string::npos) << a.err;
+}
+
+TEST(Loader, NotASharedObject) {
+    Attempt a = try_load("/etc/hostname");
+    EXPECT_EQ(a.rc, TASYNC_EBACKEND_DLOPEN);
+    EXPECT_NE(a.err.find("cannot load"), std::string::npos) << a.err;
+}
+
+TEST(Loader, MissingEntrySymbol) {
+    Attempt a = try_load(fake_path("no-entry"));
+    EXPECT_EQ(a.rc, TASYNC_EBACKEND_NO_ENTRY);
+    EXPECT_NE(a.err.find("tasync_backend_entry"), std::string::npos) << a.err;
+}
+
+TEST(Loader, EntryReturnsNoTable) {
+    Attempt a = try_load(fake_path("null-table"));
+    EXPECT_EQ(a.rc, TASYNC_EBACKEND_NULL_TABLE);
+    EXPECT_NE(a.err.find("returned no table"), std::string::npos) << a.err;
+}
+
+TEST(Loader, WrongAbiMajor) {
+    Attempt a = try_load(fake_path("wrong-major"));
+    EXPECT_EQ(a.rc, TASYNC_EBACKEND_ABI_MAJOR);
+    EXPECT_NE(a.err.find("built for ABI 2.0"), std::string::npos) << a.err;
+}
+
+TEST(Loader, TableTooSmall) {
+    Attempt a = try_load(fake_path("too-small"));
+    EXPECT_EQ(a.rc, TASYNC_EBACKEND_TABLE_SMALL);
+    EXPECT_NE(a.err.find("table is"), std::string::npos) << a.err;
+}
+
+TEST(Loader, MissingRequiredEntry) {
+    Attempt a = try_load(fake_path("missing-op"));
+    EXPECT_EQ(a.rc, TASYNC_EBACKEND_MISSING_OP);
+    EXPECT_NE(a.err.find("io_start"), std::string::npos) << a.err;
+}
+
+TEST(Loader, InitFailureNamesTheReason) {
+    Attempt a = try_load(fake_path("init-fails"));
+    EXPECT_EQ(a.rc, TASYNC_EBACKEND_INIT);
+    EXPECT_NE(a.err.find("failed to initialise"), std::string::npos) << a.err;
+    EXPECT_NE(a.err.find("simulated refusal"), std::string::npos) << a.err;
+}
+
+TEST(Loader, FallbackToDefaultWarnsWithTheReason) {
+    Attempt a = try_load(fake_path("init-fails"), TASYNC_RUNTIME_FALLBACK_DEFAULT);
+    EXPECT_EQ(a.rc, 0) << a.err;
+    ASSERT_EQ(a.warnings.size(), 1u);
+    EXPECT_NE(a.warnings[0].find("simulated refusal"), std::string::npos) << a.warnings[0];
+    EXPECT_NE(a.warnings[0].find("default backend 'uv'"), std::string::npos) << a.warnings[0];
+}
+
+TEST(Loader, FallbackForAMissingBackend) {
+    Attempt a = try_load("/nonexistent/x.so", TASYNC_RUNTIME_FALLBACK_DEFAULT);
+    EXPECT_EQ(a.rc, 0) << a.err;
+    ASSERT_EQ(a.warnings.size(), 1u);
+    EXPECT_NE(a.warnings[0].find("/nonexistent/x.so"), std::string::npos);
+}
+
+TEST(Loader, ByNameInTheBackendDirectory) {
+    Attempt a = try_load("uv");
+    EXPECT_EQ(a.rc, 0) << a.err;
+}
+
+// A backend of an older minor version: its table is smaller, the optional
+// entries beyond it are absent even though its capability bits claim them.
+class OlderMinor : public RuntimeTest {
+protected:
+    void SetUp() override { create(fake_path("older-minor").c_str()); }
+};
+
+TEST_F(OlderMinor, LoadsAndTreatsMissingOptionalEntriesAsAbsent) {
+    tasync_backend_info_t info{};
+    info.size = sizeof(info);
+    ASSERT_EQ(tasync_runtime_backend_info(rt, &info), 0);
+    EXPECT_STREQ(info.name, "fake");
+    EXPECT_EQ(info.capabilities & TASYNC_CAP_OFFLOAD, 0u);
+    EXPECT_EQ(info.capabilities & TASYNC_CAP_COMPLETION, 0u);
+    // Offload still works, through the core's own thread pool.
+    int x = 0;
+    EXPECT_EQ(tasync_offload(rt, [](void *p) { *static_cast<int *>(p) = 1; }, &x, nullptr, nullptr), 0);
+    EXPECT_EQ(x, 1);
+    EXPECT_EQ(tasync_delay(rt, 1 * kMs, nullptr, nullptr), 0);
+    EXPECT_EQ(run(), 0);
+}
+
+class NewerMinor : public RuntimeTest {
+protected:
+    void SetUp() override { create(fake_path("newer-minor").c_str()); }
+};
+
+TEST_F(NewerMinor, LoadsAndIgnoresTheTailItDoesNotKnow) {
+    tasync_backend_info_t info{};
+    info.size = sizeof(info);
+    ASSERT_EQ(tasync_runtime_backend_info(rt, &info), 0);
+    EXPECT_EQ(TASYNC_ABI_MINOR_OF(info.abi_version), TASYNC_ABI_VERSION_MINOR + 5u);
+    EXPECT_EQ(tasync_delay(rt, 1 * kMs, nullptr, nullptr), 0);
+    EXPECT_EQ(run(), 0);
+}
