@@ -1,0 +1,511 @@
+/*
+ * tasync-backend-uv: the reactor contract (api/include/tasync/reactor.h) on
+ * libuv. Exports only tasync_backend_entry.
+ *
+ * Notes on libuv that shape this file:
+ *  - uv_run has no timeout: a bounded wait arms a private timer and runs
+ *    UV_RUN_ONCE.
+ *  - libuv's timers count in whole milliseconds of a cached loop time; to
+ *    honour G6 (never early against loop_now, which is ns) a timer's delay is
+ *    rounded up and one millisecond is added, and repeating timers are
+ *    re-armed here from their scheduled deadline.
+ *  - libuv aborts if epoll_ctl fails on an fd that was closed behind its back;
+ *    io_start therefore checks the fd and re-registers it from scratch when
+ *    the interest changes (G4).
+ *  - libuv reaps only children it spawned itself, so child watches use a
+ *    pidfd polled by libuv (SIGCHLD plus waitpid where pidfd is missing).
+ */
+#define _GNU_SOURCE
+#include <tasync/backend.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <uv.h>
+
+#define UV_BACKEND_NAME "uv"
+
+enum handle_kind { K_TIMER = 1, K_IO, K_SIGNAL, K_CHILD };
+
+struct tasync_loop {
+    uv_loop_t uv;
+    uv_async_t wakeup;
+    uv_timer_t run_timer;
+    int dispatched;
+    int destroying;
+    int pending_work;
+};
+
+struct tasync_handle {
+    int kind;
+    int closed;
+    struct tasync_loop *loop;
+    void *cb;
+    void *data;
+    /* timers */
+    uint64_t deadline_ns;
+    uint64_t repeat_ns;
+    /* io */
+    int fd;
+    unsigned events;
+    /* child */
+    int pid;
+    int pidfd;
+    int reaped;
+    union {
+        uv_timer_t timer;
+        uv_poll_t poll;
+        uv_signal_t signal;
+    } u;
+};
+
+static uint64_t ms_from_ns_ceil(uint64_t ns) { return (ns + 999999u) / 1000000u; }
+
+/* ------------------------------------------------------------------ loop */
+
+static void noop_async(uv_async_t *a) { (void)a; }
+static void noop_timer(uv_timer_t *t) { (void)t; }
+
+static void set_err(const tasync_loop_options_t *opts, const char *what, int uverr) {
+    if (opts != NULL && opts->errbuf != NULL && opts->errbuf_size > 0)
+        snprintf(opts->errbuf, opts->errbuf_size, "%s: %s", what, uv_strerror(uverr));
+}
+
+static int uv_loop_create_(const tasync_loop_options_t *opts, tasync_loop_t **out) {
+    struct tasync_loop *l = calloc(1, sizeof(*l));
+    int rc;
+    if (l == NULL) return -ENOMEM;
+    rc = uv_loop_init(&l->uv);
+    if (rc != 0) {
+        set_err(opts, "uv_loop_init failed", rc);
+        free(l);
+        return rc;
+    }
+    l->uv.data = l;
+    rc = uv_async_init(&l->uv, &l->wakeup, noop_async);
+    if (rc == 0) rc = uv_timer_init(&l->uv, &l->run_timer);
+    if (rc != 0) {
+        set_err(opts, "libuv handle init failed", rc);
+        uv_loop_close(&l->uv);
+        free(l);
+        return rc;
+    }
+    *out = l;
+    return 0;
+}
+
+static void free_on_close(uv_handle_t *uvh) {
+    struct tasync_handle *h = uvh->data;
+    if (h->kind == K_CHILD && h->pidfd >= 0) close(h->pidfd);
+    free(h);
+}
+
+static void close_any(uv_handle_t *uvh, void *arg) {
+    struct tasync_loop *l = arg;
+    if (uv_is_closing(uvh)) return;
+    if (uvh == (uv_handle_t *)&l->wakeup || uvh == (uv_handle_t *)&l->run_timer) {
+        uv_close(uvh, NULL);
+        return;
+    }
+    {
+        struct tasync_handle *h = uvh->data;
+        h->closed = 1;
+        uv_close(uvh, free_on_close);
+    }
+}
+
+static void uv_loop_destroy_(tasync_loop_t *loop) {
+    if (loop == NULL) return;
+    loop->destroying = 1;
+    uv_walk(&loop->uv, close_any, loop);
+    /* Close callbacks run here; work still queued on libuv's pool must
+     * finish before the loop can close (its done callbacks are swallowed). */
+    while (uv_loop_close(&loop->uv) == UV_EBUSY) uv_run(&loop->uv, UV_RUN_ONCE);
+    free(loop);
+}
+
+static int uv_loop_run_(tasync_loop_t *loop, int64_t timeout_ns) {
+    loop->dispatched = 0;
+    if (timeout_ns == 0) {
+        uv_run(&loop->uv, UV_RUN_NOWAIT);
+    } else if (timeout_ns < 0) {
+        uv_run(&loop->uv, UV_RUN_ONCE);
+    } else {
+        uv_update_time(&loop->uv);
+        uv_timer_start(&loop->run_timer, noop_timer, ms_from_ns_ceil((uint64_t)timeout_ns), 0);
+        uv_run(&loop->uv, UV_RUN_ONCE);
+        uv_timer_stop(&loop->run_timer);
+    }
+    return loop->dispatched;
+}
+
+static int uv_loop_wakeup_(tasync_loop_t *loop) { return uv_async_send(&loop->wakeup); }
+
+static uint64_t uv_loop_now_(tasync_loop_t *loop) {
+    (void)loop;
+    return uv_hrtime();
+}
+
+static struct tasync_handle *new_handle(struct tasync_loop *l, int kind, void *cb, void *data) {
+    struct tasync_handle *h = calloc(1, sizeof(*h));
+    if (h == NULL) return NULL;
+    h->kind = kind;
+    h->loop = l;
+    h->cb = cb;
+    h->data = data;
+    h->fd = -1;
+    h->pidfd = -1;
+    return h;
+}
+
+/* ---------------------------------------------------------------- timers */
+
+static void arm_timer(struct tasync_handle *h);
+
+static void on_timer(uv_timer_t *t) {
+    struct tasync_handle *h = t->data;
+    uint64_t now;
+    if (h->closed) return;
+    now = uv_hrtime();
+    if (now < h->deadline_ns) {
+        /* libuv's millisecond clock fired a hair early for our ns deadline. */
+        arm_timer(h);
+        return;
+    }
+    if (h->repeat_ns != 0) {
+        h->deadline_ns += h->repeat_ns;
+        if (h->deadline_ns <= now) h->deadline_ns = now + h->repeat_ns;
+        arm_timer(h);
+    }
+    h->loop->dispatched++;
+    ((tasync_timer_cb)h->cb)(h, h->data);
+}
+
+static void arm_timer(struct tasync_handle *h) {
+    uint64_t now = uv_hrtime();
+    uint64_t delay = h->deadline_ns > now ? h->deadline_ns - now : 0;
+    uv_update_time(&h->loop->uv);
+    uv_timer_start(&h->u.timer, on_timer, ms_from_ns_ceil(delay) + 1, 0);
+}
+
+static int uv_timer_open_(tasync_loop_t *loop, tasync_timer_cb cb, void *data, tasync_handle_t **out) {
+    struct tasync_handle *h;
+    int rc;
+    if (cb == NULL || out == NULL) return -EINVAL;
+    h = new_handle(loop, K_TIMER, (void *)cb, data);
+    if (h == NULL) return -ENOMEM;
+    rc = uv_timer_init(&loop->uv, &h->u.timer);
+    if (rc != 0) {
+        free(h);
+        return rc;
+    }
+    h->u.timer.data = h;
+    *out = h;
+    return 0;
+}
+
+static int uv_timer_start_(tasync_handle_t *h, uint64_t timeout_ns, uint64_t repeat_ns) {
+    if (h == NULL || h->kind != K_TIMER || h->closed) return -EINVAL;
+    h->deadline_ns = uv_hrtime() + timeout_ns;
+    h->repeat_ns = repeat_ns;
+    arm_timer(h);
+    return 0;
+}
+
+static int uv_timer_stop_(tasync_handle_t *h) {
+    if (h == NULL || h->kind != K_TIMER) return -EINVAL;
+    return uv_timer_stop(&h->u.timer);
+}
+
+/* -------------------------------------------------------------------- io */
+
+static void on_poll(uv_poll_t *p, int status, int uvevents) {
+    struct tasync_handle *h = p->data;
+    unsigned ev = 0;
+    if (h->closed) return;
+    h->loop->dispatched++;
+    if (status < 0) {
+        /* libuv has stopped the handle (POLLERR path). */
+        h->events = 0;
+        ((tasync_io_cb)h->cb)(h, h->data, status, 0);
+        return;
+    }
+    if (uvevents & UV_READABLE) ev |= TASYNC_IO_READABLE;
+    if (uvevents & UV_WRITABLE) ev |= TASYNC_IO_WRITABLE;
+    if (uvevents & UV_DISCONNECT) ev |= TASYNC_IO_HANGUP;
+    if (uvevents & UV_PRIORITIZED) ev |= TASYNC_IO_PRIORITY;
+    ((tasync_io_cb)h->cb)(h, h->data, 0, ev);
+}
+
+static int uv_io_open_(tasync_loop_t *loop, int fd, tasync_io_cb cb, void *data, tasync_handle_t **out) {
+    struct tasync_handle *h;
+    int rc;
+    if (cb == NULL || out == NULL || fd < 0) return -EINVAL;
+    h = new_handle(loop, K_IO, (void *)cb, data);
+    if (h == NULL) return -ENOMEM;
+    rc = uv_poll_init(&loop->uv, &h->u.poll, fd);
+    if (rc != 0) {
+        free(h);
+        return rc;
+    }
+    h->u.poll.data = h;
+    h->fd = fd;
+    *out = h;
+    return 0;
+}
+
+static int uv_io_start_(tasync_handle_t *h, unsigned events) {
+    int uvev = 0, rc;
+    if (h == NULL || h->kind != K_IO || h->closed) return -EINVAL;
+    if (events == 0) {
+        h->events = 0;
+        return uv_poll_stop(&h->u.poll);
+    }
+    if (events == h->events) return 0;
+    /* libuv aborts when epoll_ctl meets a closed fd; refuse it here. */
+    if (fcntl(h->fd, F_GETFD) < 0) return -errno;
+    if (events & TASYNC_IO_READABLE) uvev |= UV_READABLE;
+    if (events & TASYNC_IO_WRITABLE) uvev |= UV_WRITABLE;
+    if (events & TASYNC_IO_PRIORITY) uvev |= UV_PRIORITIZED;
+    uvev |= UV_DISCONNECT;
+    /* Re-register from scratch: the fd number may belong to a new file. */
+    if (h->events != 0) uv_poll_stop(&h->u.poll);
+    rc = uv_poll_start(&h->u.poll, uvev, on_poll);
+    if (rc == 0) h->events = events;
+    return rc;
+}
+
+static int uv_io_stop_(tasync_handle_t *h) {
+    if (h == NULL || h->kind != K_IO) return -EINVAL;
+    h->events = 0;
+    return uv_poll_stop(&h->u.poll);
+}
+
+/* --------------------------------------------------------------- signals */
+
+static void on_signal(uv_signal_t *s, int signum) {
+    struct tasync_handle *h = s->data;
+    if (h->closed) return;
+    h->loop->dispatched++;
+    ((tasync_signal_cb)h->cb)(h, h->data, signum);
+}
+
+static int uv_signal_open_(tasync_loop_t *loop, int signum, tasync_signal_cb cb, void *data, tasync_handle_t **out) {
+    struct tasync_handle *h;
+    int rc;
+    if (cb == NULL || out == NULL) return -EINVAL;
+    h = new_handle(loop, K_SIGNAL, (void *)cb, data);
+    if (h == NULL) return -ENOMEM;
+    rc = uv_signal_init(&loop->uv, &h->u.signal);
+    if (rc == 0) {
+        h->u.signal.data = h;
+        rc = uv_signal_start(&h->u.signal, on_signal, signum);
+        if (rc != 0) {
+            h->closed = 1;
+            uv_close((uv_handle_t *)&h->u.signal, free_on_close);
+            return rc;
+        }
+    } else {
+        free(h);
+        return rc;
+    }
+    *out = h;
+    return 0;
+}
+
+/* ----------------------------------------------------------------- child */
+
+static int try_reap(struct tasync_handle *h) {
+    siginfo_t si;
+    memset(&si, 0, sizeof(si));
+    if (waitid(P_PID, (id_t)h->pid, &si, WEXITED | WNOHANG) != 0) {
+        if (errno != ECHILD) return -errno;
+        /* Someone else reaped it (e.g. pcntl_waitpid): report it unknown. */
+        h->reaped = 1;
+        h->loop->dispatched++;
+        ((tasync_child_cb)h->cb)(h, h->data, h->pid, -1, 0);
+        return 1;
+    }
+    if (si.si_pid == 0) return 0; /* still running */
+    h->reaped = 1;
+    h->loop->dispatched++;
+    if (si.si_code == CLD_EXITED)
+        ((tasync_child_cb)h->cb)(h, h->data, h->pid, si.si_status, 0);
+    else
+        ((tasync_child_cb)h->cb)(h, h->data, h->pid, 0, si.si_status);
+    return 1;
+}
+
+static void on_pidfd(uv_poll_t *p, int status, int events) {
+    struct tasync_handle *h = p->data;
+    (void)status;
+    (void)events;
+    if (h->closed || h->reaped) return;
+    uv_poll_stop(p);
+    if (try_reap(h) == 0) uv_poll_start(p, UV_READABLE, on_pidfd);
+}
+
+static void on_sigchld(uv_signal_t *s, int signum) {
+    struct tasync_handle *h = s->data;
+    (void)signum;
+    if (h->closed || h->reaped) return;
+    if (try_reap(h) != 0) uv_signal_stop(s);
+}
+
+static int uv_child_open_(tasync_loop_t *loop, int pid, tasync_child_cb cb, void *data, tasync_handle_t **out) {
+    struct tasync_handle *h;
+    siginfo_t si;
+    int rc;
+    if (cb == NULL || out == NULL || pid <= 0) return -EINVAL;
+    /* Refuse what is not a child of ours, without reaping it. */
+    memset(&si, 0, sizeof(si));
+    if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0) return -errno;
+    h = new_handle(loop, K_CHILD, (void *)cb, data);
+    if (h == NULL) return -ENOMEM;
+    h->pid = pid;
+#ifdef SYS_pidfd_open
+    h->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+    if (h->pidfd >= 0) {
+        rc = uv_poll_init(&loop->uv, &h->u.poll, h->pidfd);
+        if (rc == 0) {
+            h->u.poll.data = h;
+            rc = uv_poll_start(&h->u.poll, UV_READABLE, on_pidfd);
+        }
+    } else {
+        rc = uv_signal_init(&loop->uv, &h->u.signal);
+        if (rc == 0) {
+            h->u.signal.data = h;
+            rc = uv_signal_start(&h->u.signal, on_sigchld, SIGCHLD);
+        }
+    }
+    if (rc != 0) {
+        if (h->pidfd >= 0) close(h->pidfd);
+        free(h);
+        return rc;
+    }
+    *out = h;
+    return 0;
+}
+
+/* ----------------------------------------------------------------- close */
+
+static void uv_handle_close_(tasync_handle_t *h) {
+    uv_handle_t *uvh;
+    if (h == NULL || h->closed) return;
+    h->closed = 1;
+    switch (h->kind) {
+        case K_TIMER: uvh = (uv_handle_t *)&h->u.timer; break;
+        case K_IO: uvh = (uv_handle_t *)&h->u.poll; break;
+        case K_SIGNAL: uvh = (uv_handle_t *)&h->u.signal; break;
+        default: uvh = h->pidfd >= 0 ? (uv_handle_t *)&h->u.poll : (uv_handle_t *)&h->u.signal; break;
+    }
+    uv_close(uvh, free_on_close);
+}
+
+/* --------------------------------------------------------------- offload */
+
+struct work_req {
+    uv_work_t req;
+    tasync_work_t *work;
+    struct tasync_loop *loop;
+};
+
+static void work_run(uv_work_t *req) {
+    struct work_req *w = req->data;
+    w->work->run(w->work);
+}
+
+static void work_after(uv_work_t *req, int status) {
+    struct work_req *w = req->data;
+    tasync_work_t *work = w->work;
+    struct tasync_loop *l = w->loop;
+    l->pending_work--;
+    work->internal[0] = NULL;
+    free(w);
+    if (l->destroying) return;
+    l->dispatched++;
+    work->done(work, status == UV_ECANCELED ? -ECANCELED : status);
+}
+
+static int uv_work_submit_(tasync_loop_t *loop, tasync_work_t *work) {
+    struct work_req *w;
+    int rc;
+    if (work == NULL || work->run == NULL || work->done == NULL) return -EINVAL;
+    w = calloc(1, sizeof(*w));
+    if (w == NULL) return -ENOMEM;
+    w->req.data = w;
+    w->work = work;
+    w->loop = loop;
+    rc = uv_queue_work(&loop->uv, &w->req, work_run, work_after);
+    if (rc != 0) {
+        free(w);
+        return rc;
+    }
+    work->internal[0] = w;
+    loop->pending_work++;
+    return 0;
+}
+
+static int uv_work_cancel_(tasync_loop_t *loop, tasync_work_t *work) {
+    struct work_req *w = work != NULL ? work->internal[0] : NULL;
+    (void)loop;
+    if (w == NULL) return -EINVAL;
+    return uv_cancel((uv_req_t *)&w->req) == 0 ? 0 : -EBUSY;
+}
+
+/* ----------------------------------------------------------------- table */
+
+static char g_version[64];
+
+static tasync_backend_t g_table = {
+    sizeof(tasync_backend_t),
+    TASYNC_ABI_VERSION,
+    UV_BACKEND_NAME,
+    g_version,
+    TASYNC_CAP_OFFLOAD,
+    0,
+    uv_loop_create_,
+    uv_loop_destroy_,
+    uv_loop_run_,
+    uv_loop_wakeup_,
+    uv_loop_now_,
+    uv_timer_open_,
+    uv_timer_start_,
+    uv_timer_stop_,
+    uv_io_open_,
+    uv_io_start_,
+    uv_io_stop_,
+    uv_handle_close_,
+    uv_signal_open_,
+    uv_child_open_,
+    NULL,
+    NULL,
+    uv_work_submit_,
+    uv_work_cancel_,
+};
+
+/* Runs once when the shared object is loaded: fills in what depends on the
+ * library and kernel found at run time. */
+__attribute__((constructor)) static void uv_backend_init(void) {
+    int fd = -1;
+    snprintf(g_version, sizeof(g_version), "libuv %s", uv_version_string());
+#ifdef SYS_pidfd_open
+    fd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+#endif
+    if (fd >= 0) {
+        g_table.capabilities |= TASYNC_CAP_PIDFD;
+        close(fd);
+    }
+}
+
+TASYNC_BACKEND_ENTRY_DEFINE {
+    if (TASYNC_ABI_MAJOR_OF(core_abi_version) != TASYNC_ABI_VERSION_MAJOR) return NULL;
+    return &g_table;
+}
