@@ -168,7 +168,7 @@ TASYNC_API uint32_t tasync_coroutine_flags(const tasync_coroutine_t *co) {
     uint32_t f = 0;
     if (co->is_main) f |= TASYNC_CO_MAIN;
     if (co->started) f |= TASYNC_CO_STARTED;
-    if (co->run_link.linked()) f |= TASYNC_CO_QUEUED;
+    if (co->queued && !co->completed) f |= TASYNC_CO_QUEUED;
     if (co->completed) {
         f |= TASYNC_CO_COMPLETED;
         if (co->cancel_requested || (co->error != nullptr && co->rt != nullptr && co->rt->is_cancellation(co->error)))

@@ -103,16 +103,26 @@ void delay_cleanup(Wait *w) {
 extern "C" {
 
 TASYNC_API int tasync_yield(tasync_runtime_t *rt, void **out_error) {
-    rt = running_runtime(rt);
-    if (rt == nullptr || rt->current == nullptr) return not_in_coroutine(rt, out_error);
-    tasync_coroutine *co = rt->current;
-    Wait w;
-    w.kind = WaitKind::Yield;
-    w.done = true;
-    co->state = tasync_coroutine::State::Ready;
-    rt->enqueue(co);
-    rt->suspend_on(w);
-    return finish_wait(rt, w, nullptr, out_error);
+    // The hottest path of the scheduler: no Wait record, just a trip through
+    // the run queue. A cancellation is delivered here (rule C7) if one is
+    // pending before or arrives during the yield.
+    if (rt == nullptr) rt = tls_runtime;
+    tasync_coroutine *co = rt != nullptr ? rt->current : nullptr;
+    if (co == nullptr) return not_in_coroutine(rt, out_error);
+    if (out_error != nullptr) *out_error = nullptr;
+    if (!co->cancel_pending || co->protect_depth > 0) {
+        if (rt->host.capture_location != nullptr) co->suspend_loc = rt->capture_location();
+        co->state = tasync_coroutine::State::Ready;
+        rt->enqueue(co);
+        rt->switch_away();
+        if (!co->cancel_pending || co->protect_depth > 0) return 0;
+    }
+    co->cancel_pending = false;
+    if (out_error != nullptr) {
+        rt->retain_error(co->cancel_error);
+        *out_error = co->cancel_error;
+    }
+    return -ECANCELED;
 }
 
 TASYNC_API int tasync_suspend(tasync_runtime_t *rt, void **out_value, void **out_error) {

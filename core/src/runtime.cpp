@@ -146,7 +146,6 @@ void tasync_coroutine::detach() {
         arg_release(arg);
         arg_release = nullptr;
     }
-    run_link.unlink();
     scope_link.unlink();
     if (stack) {
         annotate_stack_destroyed(ann);
@@ -354,15 +353,19 @@ tasync_runtime::~tasync_runtime() {
     // Pass 2: detach. Objects the host still references survive, detached,
     // until it releases them. Pass 3: drop the pins.
     for (tasync_awaitable *a : objs) {
-        bool runtime_owned = a->kind == AwaitableKind::Coroutine &&
-                             static_cast<Coroutine *>(a)->state != Coroutine::State::Finished;
+        bool runtime_owned = false;
+        if (a->kind == AwaitableKind::Coroutine) {
+            auto *co = static_cast<Coroutine *>(a);
+            runtime_owned = co->runtime_ref;
+            co->runtime_ref = false;
+        }
         a->detach();
         if (runtime_owned) --a->refs;  // the runtime's own reference
     }
     for (tasync_awaitable *a : objs) {
         if (--a->refs == 0) a->destroy();
     }
-    runq.for_each([&](Coroutine *c) { runq.remove(c); });
+    runq.clear();
 
     // 3. Reactor watches, then the loop.
     for (FdWatch *w : fd_watches) {
@@ -444,6 +447,7 @@ int tasync_runtime::spawn(const tasync_spawn_options_t &o, Coroutine **out, void
     ++sc->active;
     ++active;
     co->state = Coroutine::State::New;
+    co->runtime_ref = true;
     enqueue(co);
     if (out != nullptr) {
         ++co->refs;
@@ -452,13 +456,51 @@ int tasync_runtime::spawn(const tasync_spawn_options_t &o, Coroutine **out, void
     return 0;
 }
 
-void tasync_runtime::enqueue(Coroutine *co) noexcept { runq.push_back(co); }
-
 // ------------------------------------------------------------- switching
 
-tasync_coroutine *tasync_runtime::pick_next() {
+bool tasync_runtime::prepare_new(Coroutine *co) {
+    Stack s = stacks->allocate();
+    if (!s) {
+        // Cannot run it: it fails with an error instead.
+        int err = errno;
+        co->state = Coroutine::State::Running;
+        release_error(co->error);
+        co->error = make_error(TASYNC_ERROR_SYSTEM, -ENOMEM,
+                               "cannot allocate a coroutine stack: " + std::string(std::strerror(err)));
+        Coroutine *saved = current;
+        current = nullptr;
+        complete_coroutine(co);
+        co->state = Coroutine::State::Finished;
+        current = saved;
+        co->stack_released = true;
+        co->runtime_ref = false;
+        if (--co->refs == 0) co->destroy();
+        return false;
+    }
+    co->stack = s;
+    const std::size_t guard = stacks->guard_size();
+    annotate_stack_created(co->ann, s.base + guard, s.size - guard);
+    co->ctx = make_context(s.top(), s.size - guard, &tasync_runtime::coroutine_main);
+    return true;
+}
+
+tasync_coroutine *tasync_runtime::pick_next_slow(Coroutine *next) {
+    if (next != nullptr) --pass_left;  // the fast path popped it
     for (;;) {
-        if (!runq.empty()) {
+        if (next == nullptr) {
+            if (runq.empty()) {
+                // Nothing runnable.
+                if (has_live_work()) {
+                    poll(true);
+                } else if (main_waiting_end && main->state == Coroutine::State::Waiting && active == 0) {
+                    // Nothing can happen any more and nobody is active: the end.
+                    wake(main->wait, deadlock ? TASYNC_EDEADLOCK : 0);
+                } else {
+                    report_deadlock();
+                }
+                pass_left = runq.size();
+                continue;
+            }
             if (pass_left == 0) {
                 // A pass over the runnable coroutines ended: look at the
                 // reactor and the timers without blocking (DESIGN 3).
@@ -473,76 +515,25 @@ tasync_coroutine *tasync_runtime::pick_next() {
                 }
                 pass_left = runq.size();
             }
+            next = runq.pop();
             --pass_left;
-            Coroutine *next = runq.pop_front();
-            if (next->state == Coroutine::State::New && !next->stack) {
-                Stack s = stacks->allocate();
-                if (!s) {
-                    // Cannot run it: it fails with an error instead.
-                    next->state = Coroutine::State::Running;
-                    release_error(next->error);
-                    next->error = make_error(TASYNC_ERROR_SYSTEM, -ENOMEM,
-                                             "cannot allocate a coroutine stack: " + std::string(std::strerror(errno)));
-                    Coroutine *saved = current;
-                    current = nullptr;
-                    complete_coroutine(next);
-                    next->state = Coroutine::State::Finished;
-                    current = saved;
-                    if (--next->refs == 0) next->destroy();
-                    continue;
-                }
-                next->stack = s;
-                const std::size_t guard = stacks->guard_size();
-                annotate_stack_created(next->ann, s.base + guard, s.size - guard);
-                next->ctx = make_context(s.top(), s.size - guard, &tasync_runtime::coroutine_main);
+        }
+        next->queued = false;
+        if (next->state == Coroutine::State::Finished) {
+            // Cancelled before it started (rule C7): it was left in the ring.
+            if (next->runtime_ref) {
+                next->runtime_ref = false;
+                if (--next->refs == 0) next->destroy();
             }
-            return next;
-        }
-        // Nothing runnable.
-        if (has_live_work()) {
-            poll(true);
-            pass_left = runq.size();
+            next = nullptr;
             continue;
         }
-        // Nothing can happen any more.
-        if (main_waiting_end && main->state == Coroutine::State::Waiting && active == 0) {
-            wake(main->wait, deadlock ? TASYNC_EDEADLOCK : 0);
-            pass_left = runq.size();
+        if (next->state == Coroutine::State::New && !prepare_new(next)) {
+            next = nullptr;
             continue;
         }
-        report_deadlock();
-        pass_left = runq.size();
+        return next;
     }
-}
-
-void tasync_runtime::switch_away() {
-    Coroutine *self = current;
-    Coroutine *next = pick_next();
-    if (next == self) {
-        self->state = Coroutine::State::Running;
-        return;
-    }
-    switch_to(next, false);
-}
-
-void tasync_runtime::switch_to(Coroutine *next, bool dying) {
-    Coroutine *prev = current;
-    if (host.coroutine_leave) host.coroutine_leave(host_data, prev, prev->host_data);
-    current = next;
-    next->state = Coroutine::State::Running;
-    now_valid = false;
-    annotate_switch_begin(prev->ann, next->ann, dying);
-    transfer_t t = jump(next->ctx, prev);
-    after_switch(t);
-}
-
-void tasync_runtime::after_switch(transfer_t t) {
-    Coroutine *self = current;
-    auto *prev = static_cast<Coroutine *>(t.data);
-    annotate_switch_end(self->ann, &prev->ann);
-    prev->ctx = t.fctx;
-    if (prev->state == Coroutine::State::Finished && !prev->stack_released) release_stack(prev);
-    if (host.coroutine_enter) host.coroutine_enter(host_data, self, self->host_data);
 }
 
 void tasync_runtime::coroutine_main(transfer_t t) {
@@ -560,7 +551,10 @@ void tasync_runtime::release_stack(Coroutine *co) {
     stacks->release(co->stack);
     co->stack = {};
     // The runtime's own reference, held while the coroutine could run.
-    if (--co->refs == 0) co->destroy();
+    if (co->runtime_ref) {
+        co->runtime_ref = false;
+        if (--co->refs == 0) co->destroy();
+    }
 }
 
 void tasync_runtime::finish_and_switch(Coroutine *co) {
@@ -613,7 +607,7 @@ int tasync_runtime::suspend_on(Wait &w) {
     Coroutine *co = current;
     w.co = co;
     co->wait = &w;
-    co->suspend_loc = capture_location();
+    if (host.capture_location != nullptr) co->suspend_loc = capture_location();
     if (!w.done) co->state = Coroutine::State::Waiting;
     switch_away();
     co->wait = nullptr;
@@ -682,13 +676,12 @@ int tasync_runtime::cancel(Coroutine *co, void *err) {
     co->cancel_error = err;
     switch (co->state) {
         case Coroutine::State::New: {
-            // Rule C7: never starts.
-            runq.remove(co);
+            // Rule C7: never starts. It stays in the run queue, which skips
+            // it (and drops the runtime's reference) when it comes up.
             co->state = Coroutine::State::Running;
             complete_coroutine(co);
             co->state = Coroutine::State::Finished;
             co->stack_released = true;
-            if (--co->refs == 0) co->destroy();
             return 0;
         }
         case Coroutine::State::Running:

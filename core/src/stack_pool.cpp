@@ -73,6 +73,12 @@ bool StackPool::guard_install_supported() noexcept {
 StackPool::StackPool(std::size_t stack_size, std::size_t cache_max, std::size_t guard_size)
     : guard_size_(round_pages(guard_size < page_size() ? page_size() : guard_size)), cache_max_(cache_max) {
     std::size_t usable = round_pages(stack_size < 16 * 1024 ? 16 * 1024 : stack_size);
+    // Stacks sit side by side in a slab. With a power-of-two stride every
+    // stack top would land in the same cache sets (a 1 MiB 8-way L2 has a
+    // 128 KiB way), so only a handful of suspended coroutines could stay
+    // cached; an odd number of pages per stride walks the tops through all
+    // page colours instead. The extra page goes to the guard.
+    if (((usable + guard_size_) / page_size()) % 2 == 0) guard_size_ += page_size();
     stack_size_ = usable + guard_size_;
     // Aim for slabs of about 8 MiB, between 1 and 64 stacks.
     std::size_t per = (8u << 20) / stack_size_;
