@@ -46,7 +46,12 @@ struct tasync_handle {
     int kind;
     int closed;
     struct tasync_loop *loop;
-    void *cb;
+    union {
+        tasync_timer_cb timer;
+        tasync_io_cb io;
+        tasync_signal_cb signal;
+        tasync_child_cb child;
+    } cb;
     void *data;
     /* timers */
     uint64_t deadline_ns;
@@ -152,12 +157,11 @@ static uint64_t uv_loop_now_(tasync_loop_t *loop) {
     return uv_hrtime();
 }
 
-static struct tasync_handle *new_handle(struct tasync_loop *l, int kind, void *cb, void *data) {
+static struct tasync_handle *new_handle(struct tasync_loop *l, int kind, void *data) {
     struct tasync_handle *h = calloc(1, sizeof(*h));
     if (h == NULL) return NULL;
     h->kind = kind;
     h->loop = l;
-    h->cb = cb;
     h->data = data;
     h->fd = -1;
     h->pidfd = -1;
@@ -184,7 +188,7 @@ static void on_timer(uv_timer_t *t) {
         arm_timer(h);
     }
     h->loop->dispatched++;
-    ((tasync_timer_cb)h->cb)(h, h->data);
+    h->cb.timer(h, h->data);
 }
 
 static void arm_timer(struct tasync_handle *h) {
@@ -198,8 +202,9 @@ static int uv_timer_open_(tasync_loop_t *loop, tasync_timer_cb cb, void *data, t
     struct tasync_handle *h;
     int rc;
     if (cb == NULL || out == NULL) return -EINVAL;
-    h = new_handle(loop, K_TIMER, (void *)cb, data);
+    h = new_handle(loop, K_TIMER, data);
     if (h == NULL) return -ENOMEM;
+    h->cb.timer = cb;
     rc = uv_timer_init(&loop->uv, &h->u.timer);
     if (rc != 0) {
         free(h);
@@ -233,22 +238,23 @@ static void on_poll(uv_poll_t *p, int status, int uvevents) {
     if (status < 0) {
         /* libuv has stopped the handle (POLLERR path). */
         h->events = 0;
-        ((tasync_io_cb)h->cb)(h, h->data, status, 0);
+        h->cb.io(h, h->data, status, 0);
         return;
     }
     if (uvevents & UV_READABLE) ev |= TASYNC_IO_READABLE;
     if (uvevents & UV_WRITABLE) ev |= TASYNC_IO_WRITABLE;
     if (uvevents & UV_DISCONNECT) ev |= TASYNC_IO_HANGUP;
     if (uvevents & UV_PRIORITIZED) ev |= TASYNC_IO_PRIORITY;
-    ((tasync_io_cb)h->cb)(h, h->data, 0, ev);
+    h->cb.io(h, h->data, 0, ev);
 }
 
 static int uv_io_open_(tasync_loop_t *loop, int fd, tasync_io_cb cb, void *data, tasync_handle_t **out) {
     struct tasync_handle *h;
     int rc;
     if (cb == NULL || out == NULL || fd < 0) return -EINVAL;
-    h = new_handle(loop, K_IO, (void *)cb, data);
+    h = new_handle(loop, K_IO, data);
     if (h == NULL) return -ENOMEM;
+    h->cb.io = cb;
     rc = uv_poll_init(&loop->uv, &h->u.poll, fd);
     if (rc != 0) {
         free(h);
@@ -293,15 +299,16 @@ static void on_signal(uv_signal_t *s, int signum) {
     struct tasync_handle *h = s->data;
     if (h->closed) return;
     h->loop->dispatched++;
-    ((tasync_signal_cb)h->cb)(h, h->data, signum);
+    h->cb.signal(h, h->data, signum);
 }
 
 static int uv_signal_open_(tasync_loop_t *loop, int signum, tasync_signal_cb cb, void *data, tasync_handle_t **out) {
     struct tasync_handle *h;
     int rc;
     if (cb == NULL || out == NULL) return -EINVAL;
-    h = new_handle(loop, K_SIGNAL, (void *)cb, data);
+    h = new_handle(loop, K_SIGNAL, data);
     if (h == NULL) return -ENOMEM;
+    h->cb.signal = cb;
     rc = uv_signal_init(&loop->uv, &h->u.signal);
     if (rc == 0) {
         h->u.signal.data = h;
@@ -329,16 +336,16 @@ static int try_reap(struct tasync_handle *h) {
         /* Someone else reaped it (e.g. pcntl_waitpid): report it unknown. */
         h->reaped = 1;
         h->loop->dispatched++;
-        ((tasync_child_cb)h->cb)(h, h->data, h->pid, -1, 0);
+        h->cb.child(h, h->data, h->pid, -1, 0);
         return 1;
     }
     if (si.si_pid == 0) return 0; /* still running */
     h->reaped = 1;
     h->loop->dispatched++;
     if (si.si_code == CLD_EXITED)
-        ((tasync_child_cb)h->cb)(h, h->data, h->pid, si.si_status, 0);
+        h->cb.child(h, h->data, h->pid, si.si_status, 0);
     else
-        ((tasync_child_cb)h->cb)(h, h->data, h->pid, 0, si.si_status);
+        h->cb.child(h, h->data, h->pid, 0, si.si_status);
     return 1;
 }
 
@@ -366,8 +373,9 @@ static int uv_child_open_(tasync_loop_t *loop, int pid, tasync_child_cb cb, void
     /* Refuse what is not a child of ours, without reaping it. */
     memset(&si, 0, sizeof(si));
     if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0) return -errno;
-    h = new_handle(loop, K_CHILD, (void *)cb, data);
+    h = new_handle(loop, K_CHILD, data);
     if (h == NULL) return -ENOMEM;
+    h->cb.child = cb;
     h->pid = pid;
 #ifdef SYS_pidfd_open
     h->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);

@@ -138,8 +138,10 @@ TASYNC_API int tasync_spawn(tasync_runtime_t *rt, const tasync_spawn_options_t *
     if (out_error != nullptr) *out_error = nullptr;
     if (rt == nullptr) rt = tls_runtime;
     if (rt == nullptr || opts == nullptr || opts->size < offsetof(tasync_spawn_options_t, location)) return -EINVAL;
+    if (opts->size >= sizeof(tasync_spawn_options_t)) return rt->spawn(*opts, out, out_error);
+    // An older caller's smaller struct: widen it with zeros.
     tasync_spawn_options_t o{};
-    std::memcpy(&o, opts, opts->size < sizeof(o) ? opts->size : sizeof(o));
+    std::memcpy(&o, opts, opts->size);
     return rt->spawn(o, out, out_error);
 }
 
@@ -168,7 +170,8 @@ TASYNC_API uint32_t tasync_coroutine_flags(const tasync_coroutine_t *co) {
     uint32_t f = 0;
     if (co->is_main) f |= TASYNC_CO_MAIN;
     if (co->started) f |= TASYNC_CO_STARTED;
-    if (co->queued && !co->completed) f |= TASYNC_CO_QUEUED;
+    // New and Ready coroutines are exactly those in the run queue.
+    if (!co->completed && (co->state == S::New || co->state == S::Ready)) f |= TASYNC_CO_QUEUED;
     if (co->completed) {
         f |= TASYNC_CO_COMPLETED;
         if (co->cancel_requested || (co->error != nullptr && co->rt != nullptr && co->rt->is_cancellation(co->error)))

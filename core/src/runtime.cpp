@@ -240,6 +240,7 @@ int tasync_runtime::init(const tasync_runtime_options_t &o) {
         host.size = sizeof(host);
     }
     host_data = o.host_data;
+    switch_hooks = host.coroutine_enter != nullptr || host.coroutine_leave != nullptr;
     if (o.zombie_timeout_ns != 0) zombie_timeout_ns = o.zombie_timeout_ns;
     if (o.thread_pool_size != 0) thread_pool_size = o.thread_pool_size;
 
@@ -485,7 +486,6 @@ bool tasync_runtime::prepare_new(Coroutine *co) {
 }
 
 tasync_coroutine *tasync_runtime::pick_next_slow(Coroutine *next) {
-    if (next != nullptr) --pass_left;  // the fast path popped it
     for (;;) {
         if (next == nullptr) {
             if (runq.empty()) {
@@ -498,10 +498,10 @@ tasync_coroutine *tasync_runtime::pick_next_slow(Coroutine *next) {
                 } else {
                     report_deadlock();
                 }
-                pass_left = runq.size();
+                pass_end = runq.tail();
                 continue;
             }
-            if (pass_left == 0) {
+            if (runq.head() == pass_end) {
                 // A pass over the runnable coroutines ended: look at the
                 // reactor and the timers without blocking (DESIGN 3).
                 if (reactor_busy() || has_posts.load(std::memory_order_acquire)) {
@@ -513,12 +513,10 @@ tasync_coroutine *tasync_runtime::pick_next_slow(Coroutine *next) {
                     run_timers();
                     current = saved;
                 }
-                pass_left = runq.size();
+                pass_end = runq.tail();
             }
             next = runq.pop();
-            --pass_left;
         }
-        next->queued = false;
         if (next->state == Coroutine::State::Finished) {
             // Cancelled before it started (rule C7): it was left in the ring.
             if (next->runtime_ref) {

@@ -186,3 +186,22 @@ TEST_F(Scheduler, SuspendOutsideACoroutineIsAnError) {
     EXPECT_EQ(run(), 0);
     EXPECT_EQ(rc, TASYNC_ENOT_IN_COROUTINE);
 }
+
+// The run queue grows while a pass is in progress (every coroutine spawns
+// two more): order stays FIFO and nothing is lost.
+TEST_F(Scheduler, RunQueueGrowsDuringAPass) {
+    int ran = 0;
+    std::function<void(int)> tree = [&](int depth) {
+        go([&, depth](tasync_coroutine_t *) {
+            ++ran;
+            if (depth < 11) {
+                tree(depth + 1);
+                tree(depth + 1);
+            }
+            tasync_yield(rt, nullptr);
+        });
+    };
+    tree(0);
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(ran, (1 << 12) - 1);
+}

@@ -128,18 +128,23 @@ public:
         buf_[tail_++ & mask_] = item;
     }
     T *pop() noexcept { return head_ == tail_ ? nullptr : buf_[head_++ & mask_]; }
-    // The entry i places after the head, or nullptr.
-    T *peek(std::size_t i) const noexcept { return head_ + i < tail_ ? buf_[(head_ + i) & mask_] : nullptr; }
-    void clear() noexcept { head_ = tail_ = 0; }
+    // Monotonic positions: a pass over the queue ends when head() reaches
+    // the tail() recorded at its start.
+    std::size_t head() const noexcept { return head_; }
+    std::size_t tail() const noexcept { return tail_; }
+    // The entry i places after the head; i < size().
+    T *peek(std::size_t i) const noexcept { return buf_[(head_ + i) & mask_]; }
+    void clear() noexcept { head_ = tail_; }
 
 private:
+    // Positions stay monotonic (callers remember them); entries move to
+    // their slot under the wider mask.
     void grow() {
         std::vector<T *> bigger(buf_.size() * 2);
-        for (std::size_t i = 0; head_ + i != tail_; ++i) bigger[i] = buf_[(head_ + i) & mask_];
-        tail_ -= head_;
-        head_ = 0;
+        const std::size_t wider = bigger.size() - 1;
+        for (std::size_t pos = head_; pos != tail_; ++pos) bigger[pos & wider] = buf_[pos & mask_];
         buf_.swap(bigger);
-        mask_ = buf_.size() - 1;
+        mask_ = wider;
     }
     std::vector<T *> buf_;
     std::size_t mask_;
@@ -188,7 +193,6 @@ struct tasync_coroutine : tasync_awaitable {
     tasync::detail::fcontext_t ctx = nullptr;
     tasync::detail::Wait *wait = nullptr;      // current suspension
     State state = State::New;
-    bool queued = false;
     bool cancel_pending = false;   // requested, not delivered yet
     bool stack_released = false;
     bool is_main = false;
@@ -280,7 +284,8 @@ struct tasync_runtime {
     Coroutine *main = nullptr;
     Coroutine *current = nullptr;
     tasync::detail::RunQueue<Coroutine> runq;
-    std::size_t pass_left = 0;
+    std::size_t pass_end = 0;           // run queue position where the pass ends
+    bool switch_hooks = false;          // the host has enter or leave hooks
     std::uint64_t next_id = 1;
     std::size_t active = 0;             // unfinished spawned coroutines, not zombie
     std::size_t zombies = 0;
@@ -295,10 +300,7 @@ struct tasync_runtime {
     Coroutine *alloc_coroutine();
     void free_coroutine(Coroutine *co);
     int spawn(const tasync_spawn_options_t &o, Coroutine **out, void **out_error);
-    void enqueue(Coroutine *co) {
-        co->queued = true;
-        runq.push(co);
-    }
+    void enqueue(Coroutine *co) { runq.push(co); }
     // The current coroutine gives up the CPU; it must have set its state
     // (Ready and queued, or Waiting). Returns when it runs again.
     [[gnu::always_inline]] inline void switch_away() {
@@ -315,24 +317,20 @@ struct tasync_runtime {
     // path ends passes (polling the reactor), starts new coroutines, skips
     // finished ones, blocks, and detects the end or a deadlock.
     [[gnu::always_inline]] inline Coroutine *pick_next() {
-        if (pass_left != 0) {
+        if (runq.head() != pass_end) {
             Coroutine *next = runq.pop();
             // The queue says who runs after next: start loading the record of
             // the coroutine three places ahead, and the stack top of the one
             // two places ahead (whose record the previous switch prefetched),
             // so that their cache misses overlap with useful work.
-            if (Coroutine *after = runq.peek(1)) {
+            if (runq.size() > 2) {
+                Coroutine *after = runq.peek(1);
                 __builtin_prefetch(after->ctx);
                 __builtin_prefetch(static_cast<char *>(after->ctx) + 64);
                 __builtin_prefetch(static_cast<char *>(after->ctx) + 128);
+                __builtin_prefetch(&runq.peek(2)->ctx);
             }
-            if (Coroutine *later = runq.peek(2)) __builtin_prefetch(&later->ctx);
-            if (next != nullptr && next->state != Coroutine::State::New &&
-                next->state != Coroutine::State::Finished) {
-                --pass_left;
-                next->queued = false;
-                return next;
-            }
+            if (next->state != Coroutine::State::New && next->state != Coroutine::State::Finished) return next;
             return pick_next_slow(next);
         }
         return pick_next_slow(nullptr);
@@ -341,7 +339,7 @@ struct tasync_runtime {
     bool prepare_new(Coroutine *co);
     [[gnu::always_inline]] inline void switch_to(Coroutine *next, bool dying) {
         Coroutine *prev = current;
-        if (host.coroutine_leave) host.coroutine_leave(host_data, prev, prev->host_data);
+        if (switch_hooks && host.coroutine_leave) host.coroutine_leave(host_data, prev, prev->host_data);
         current = next;
         next->state = Coroutine::State::Running;
         now_valid = false;
@@ -354,7 +352,7 @@ struct tasync_runtime {
         tasync::detail::annotate_switch_end(self->ann, &prev->ann);
         prev->ctx = t.fctx;
         if (prev->state == Coroutine::State::Finished && !prev->stack_released) release_stack(prev);
-        if (host.coroutine_enter) host.coroutine_enter(host_data, self, self->host_data);
+        if (switch_hooks && host.coroutine_enter) host.coroutine_enter(host_data, self, self->host_data);
     }
     static void coroutine_main(tasync::detail::transfer_t t);
     void complete_coroutine(Coroutine *co);

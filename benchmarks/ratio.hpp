@@ -1,0 +1,74 @@
+// Prints, after the Google Benchmark table, each measured figure as a ratio
+// to a baseline measured in the same process, and whether it meets its goal.
+// Benchmarks report "ops_per_iter" (a counter) so that ratios compare the
+// same unit of work regardless of how many ops one iteration does.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tasync_bench {
+
+struct Comparison {
+    std::string name;      // benchmark measured
+    std::string baseline;  // benchmark it is compared with
+    double goal;           // the ratio that meets the goal
+    bool lower_is_better;  // time per op: lower is better; throughput: higher
+};
+
+class RatioReporter : public benchmark::ConsoleReporter {
+public:
+    explicit RatioReporter(std::vector<Comparison> cmp) : cmp_(std::move(cmp)) {}
+
+    void ReportRuns(const std::vector<Run> &runs) override {
+        ConsoleReporter::ReportRuns(runs);
+        for (const Run &r : runs) {
+            if (r.run_type != Run::RT_Iteration && r.aggregate_name != "median") continue;
+            auto it = r.counters.find("ops_per_iter");
+            if (it == r.counters.end() || r.iterations == 0) continue;
+            std::string name = r.run_name.function_name;
+            ns_[name] = r.real_accumulated_time * 1e9 / static_cast<double>(r.iterations) / it->second.value;
+        }
+    }
+
+    void Finalize() override {
+        ConsoleReporter::Finalize();
+        std::printf("\n%-34s %12s %-30s %12s %8s %8s  %s\n", "measured", "ns/op", "baseline (same run)", "ns/op",
+                    "ratio", "goal", "");
+        for (const Comparison &c : cmp_) {
+            auto a = ns_.find(c.name), b = ns_.find(c.baseline);
+            if (a == ns_.end() || b == ns_.end()) continue;
+            double ratio = c.lower_is_better ? a->second / b->second : b->second / a->second;
+            bool ok = c.lower_is_better ? ratio <= c.goal : ratio >= c.goal;
+            std::printf("%-34s %12.2f %-30s %12.2f %7.2fx %s%6.2fx  %s\n", c.name.c_str(), a->second,
+                        c.baseline.c_str(), b->second, ratio, c.lower_is_better ? "<=" : ">=", c.goal,
+                        ok ? "goal met" : "GOAL MISSED");
+        }
+        std::fflush(stdout);
+    }
+
+private:
+    std::vector<Comparison> cmp_;
+    std::map<std::string, double> ns_;
+};
+
+inline int run_with_ratios(int argc, char **argv, std::vector<Comparison> cmp) {
+    benchmark::Initialize(&argc, argv);
+    RatioReporter reporter(std::move(cmp));
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+    benchmark::Shutdown();
+    return 0;
+}
+
+// Declares how many operations one iteration performs; the reporter derives
+// ns per operation from the wall time.
+inline void report_ops(benchmark::State &state, double ops_per_iteration) {
+    state.counters["ops_per_iter"] = ops_per_iteration;
+    state.SetItemsProcessed(static_cast<int64_t>(static_cast<double>(state.iterations()) * ops_per_iteration));
+}
+
+}  // namespace tasync_bench
