@@ -302,7 +302,9 @@ TASYNC_API int tasync_await_fd(tasync_runtime_t *rt, int fd, unsigned events, ta
 
 TASYNC_API void tasync_fd_forget(tasync_runtime_t *rt, int fd) {
     rt = running_runtime(rt);
-    if (rt == nullptr || fd < 0 || static_cast<std::size_t>(fd) >= rt->fd_watches.size()) return;
+    if (rt == nullptr || fd < 0) return;
+    if (static_cast<std::size_t>(fd) < rt->fd_info.size()) rt->fd_info[fd] = FdInfo{};
+    if (static_cast<std::size_t>(fd) >= rt->fd_watches.size()) return;
     FdWatch *watch = rt->fd_watches[fd];
     if (watch == nullptr) return;
     rt->fd_watches[fd] = nullptr;

@@ -323,6 +323,22 @@ TASYNC_API int tasync_await_child(tasync_runtime_t *rt, int pid, tasync_awaitabl
 TASYNC_API int tasync_offload(tasync_runtime_t *rt, void (*fn)(void *data), void *data,
                               tasync_awaitable_t *cancellation, void **out_error);
 
+/*
+ * Runs a completion-style operation (reactor.h, tasync_op_t) and waits for it:
+ * natively when the backend has TASYNC_CAP_COMPLETION for the opcode, else
+ * emulated by the core (readiness plus a non-blocking system call for
+ * sockets and pipes; the thread pool for regular files, fsync and openat),
+ * so every backend offers the same operations. The caller fills opcode, fd,
+ * buf, len, offset, op_flags, mode (and addrlen for ACCEPT); the runtime
+ * owns cb, data and internal while the operation runs. Returns the result
+ * (bytes, a new fd, or 0), short reads and writes included, or a negative
+ * code (*out_error then holds an error object). A cancellation requested
+ * while the kernel owns the buffer is delivered once the operation has
+ * ended; a result that wins the race is returned, not lost.
+ */
+TASYNC_API int tasync_await_op(tasync_runtime_t *rt, tasync_op_t *op, tasync_awaitable_t *cancellation,
+                               void **out_error);
+
 /* --------------------------------------------------------- callback timers */
 
 typedef void (*tasync_timer_fn)(tasync_timer_t *timer, void *data);

@@ -107,6 +107,14 @@ struct ChildWatch {
     WaiterList waiters;
 };
 
+// What the core remembers about an fd for emulated operations.
+struct FdInfo {
+    bool known = false;              // regular was determined
+    bool regular = false;            // a file: operations go to the thread pool
+    bool read_would_block = false;   // the last read attempt hit EAGAIN
+    bool write_would_block = false;
+};
+
 struct Posted {
     void (*cb)(void *);
     void *data;
@@ -383,6 +391,7 @@ struct tasync_runtime {
 
     // --- reactor
     std::vector<tasync::detail::FdWatch *> fd_watches;
+    std::vector<tasync::detail::FdInfo> fd_info;
     std::unordered_map<int, tasync::detail::SignalWatch *> signal_watches;
     std::unordered_map<int, tasync::detail::ChildWatch *> child_watches;
     std::size_t io_waiters = 0;
