@@ -12,6 +12,9 @@ __attribute__((optimize("O0")))
 int recurse(int depth) {
     volatile char buf[512];
     buf[0] = static_cast<char>(depth);
+    // Unbounded on purpose: it ends on the guard page. The condition only
+    // tells the compiler so.
+    if (depth < 0) return buf[0];
     return recurse(depth + 1) + buf[0];
 }
 
