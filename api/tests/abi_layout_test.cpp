@@ -138,6 +138,39 @@ TEST(AbiLayout, SpawnOptionsAndBackendInfo) {
     PIN_OFF(tasync_backend_info_t, op_mask, 40);
 }
 
+TEST(AbiLayout, StructuredConcurrency) {
+    PIN_SIZE(tasync_context_key_t, 24);
+    PIN_OFF(tasync_context_key_t, str, 0);
+    PIN_OFF(tasync_context_key_t, len, 8);
+    PIN_OFF(tasync_context_key_t, object, 16);
+    PIN_SIZE(tasync_group_key_t, 32);
+    PIN_OFF(tasync_group_key_t, is_string, 0);
+    PIN_OFF(tasync_group_key_t, num, 8);
+    PIN_OFF(tasync_group_key_t, str, 16);
+    PIN_OFF(tasync_group_key_t, len, 24);
+    PIN_SIZE(tasync_group_options_t, 32);
+    PIN_OFF(tasync_group_options_t, concurrency, 4);
+    PIN_OFF(tasync_group_options_t, parent, 8);
+    PIN_OFF(tasync_group_options_t, build_results, 16);
+    PIN_OFF(tasync_group_options_t, data, 24);
+    PIN_SIZE(tasync_group_entry_t, 64);
+    PIN_OFF(tasync_group_entry_t, state, 4);
+    PIN_OFF(tasync_group_entry_t, key, 8);
+    PIN_OFF(tasync_group_entry_t, coroutine, 40);
+    PIN_OFF(tasync_group_entry_t, value, 48);
+    PIN_OFF(tasync_group_entry_t, error, 56);
+    PIN_SIZE(tasync_wait_info_t, 56);
+    PIN_OFF(tasync_wait_info_t, kind, 4);
+    PIN_OFF(tasync_wait_info_t, target, 8);
+    PIN_OFF(tasync_wait_info_t, scope, 16);
+    PIN_OFF(tasync_wait_info_t, fd, 24);
+    PIN_OFF(tasync_wait_info_t, events, 28);
+    PIN_OFF(tasync_wait_info_t, signum, 32);
+    PIN_OFF(tasync_wait_info_t, pid, 36);
+    PIN_OFF(tasync_wait_info_t, deadline_ns, 40);
+    PIN_OFF(tasync_wait_info_t, count, 48);
+}
+
 // Enum values are part of the ABI too.
 TEST(AbiLayout, EnumValues) {
     EXPECT_EQ(TASYNC_IO_READABLE, 1);
@@ -155,6 +188,13 @@ TEST(AbiLayout, EnumValues) {
     EXPECT_EQ(TASYNC_EBAD_STATE, -30019);
     EXPECT_EQ(TASYNC_CO_STARTED, 1);
     EXPECT_EQ(TASYNC_CO_PROTECTED, 512);
+    EXPECT_EQ(TASYNC_SCOPE_GLOBAL, 1);
+    EXPECT_EQ(TASYNC_SCOPE_FAILED, 128);
+    EXPECT_EQ(TASYNC_DISPOSE_CANCEL, 1);
+    EXPECT_EQ(TASYNC_DISPOSE_ON_RELEASE, 4);
+    EXPECT_EQ(TASYNC_GROUP_TASK_DONE, 3);
+    EXPECT_EQ(TASYNC_WAIT_END, 12);
+    EXPECT_EQ(TASYNC_SHUTDOWN_FORCED, 2);
 }
 
 TEST(AbiErrors, EveryCodeHasANameAndAMessage) {

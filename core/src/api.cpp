@@ -63,13 +63,18 @@ TASYNC_API int tasync_runtime_run(tasync_runtime_t *rt) {
     if (rt == nullptr) return -EINVAL;
     if (rt->current != rt->main) return TASYNC_EBAD_STATE;
     Wait w;
-    w.kind = WaitKind::Park;
+    w.kind = WaitKind::End;
+    rt->deadlock = false;
     rt->main_waiting_end = true;
+    rt->maybe_start_zombie_phase();
     rt->suspend_on(w);
     rt->main_waiting_end = false;
+    rt->zombie_stage = 0;
+    rt->timers.disarm(&rt->zombie_timer);
     rt->release_value(w.value);
     rt->release_error(w.error);
     if (rt->deadlock) return TASYNC_EDEADLOCK;
+    if (rt->fatal_error != nullptr && rt->fatal_unhandled) return TASYNC_EFAILED;
     return w.code == -ECANCELED ? 0 : w.code;
 }
 
@@ -171,7 +176,7 @@ TASYNC_API uint32_t tasync_coroutine_flags(const tasync_coroutine_t *co) {
     if (co->is_main) f |= TASYNC_CO_MAIN;
     if (co->started) f |= TASYNC_CO_STARTED;
     // New and Ready coroutines are exactly those in the run queue.
-    if (!co->completed && (co->state == S::New || co->state == S::Ready)) f |= TASYNC_CO_QUEUED;
+    if (!co->completed && ((co->state == S::New && !co->held) || co->state == S::Ready)) f |= TASYNC_CO_QUEUED;
     if (co->completed) {
         f |= TASYNC_CO_COMPLETED;
         if (co->cancel_requested || (co->error != nullptr && co->rt != nullptr && co->rt->is_cancellation(co->error)))

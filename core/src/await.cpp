@@ -1,32 +1,15 @@
 // Awaiting: yield, park/resume, await with a cancellation awaitable (C4-C6),
 // futures, timeouts and delays (C21).
 #include <cerrno>
+#include <string>
+#include <vector>
 
 #include "tasync/core/runtime.hpp"
+#include "tasync/core/wait_util.hpp"
 
 using namespace tasync::detail;
 
 namespace {
-
-tasync_runtime *running_runtime(tasync_runtime *rt) { return rt != nullptr ? rt : tls_runtime; }
-
-// Hands the outcome of a finished wait to the caller's out parameters.
-int finish_wait(tasync_runtime *rt, Wait &w, void **out_value, void **out_error) {
-    rt->fill_error(w);
-    if (out_value != nullptr) *out_value = w.value;
-    else rt->release_value(w.value);
-    if (out_error != nullptr) *out_error = w.error;
-    else rt->release_error(w.error);
-    w.value = w.error = nullptr;
-    return w.code;
-}
-
-int not_in_coroutine(tasync_runtime *rt, void **out_error) {
-    if (out_error != nullptr && rt != nullptr)
-        *out_error = rt->make_error(TASYNC_ERROR_ASYNC, TASYNC_ENOT_IN_COROUTINE,
-                                    "This operation must be called from a coroutine");
-    return TASYNC_ENOT_IN_COROUTINE;
-}
 
 struct Future final : tasync_awaitable {
     explicit Future(tasync_runtime *r) : tasync_awaitable(AwaitableKind::Future, r) {}
@@ -57,32 +40,54 @@ struct Timeout final : tasync_awaitable {
 
 struct AwaitWait : Wait {
     Waiter main_waiter;
-    Waiter cancel_waiter;
-    tasync_awaitable *what = nullptr;
-    tasync_awaitable *cancellation = nullptr;
+    tasync_awaitable *what = nullptr;  // referenced while waiting
+    CancelLink cancel;
 };
-
-// Drops a reference a wait took on an awaitable (idempotent).
-void drop_ref(tasync_awaitable *&a) {
-    tasync_awaitable *p = a;
-    a = nullptr;
-    if (p != nullptr && --p->refs == 0) p->destroy();
-}
 
 void await_cleanup(Wait *w) {
     auto *aw = static_cast<AwaitWait *>(w);
-    if (aw->what != nullptr && aw->main_waiter.link.linked()) aw->what->remove_waiter(&aw->main_waiter);
-    if (aw->cancellation != nullptr && aw->cancel_waiter.link.linked())
-        aw->cancellation->remove_waiter(&aw->cancel_waiter);
-    drop_ref(aw->what);
-    drop_ref(aw->cancellation);
+    if (aw->what != nullptr) {
+        if (aw->main_waiter.link.linked()) aw->what->remove_waiter(&aw->main_waiter);
+        tasync_awaitable *p = aw->what;
+        aw->what = nullptr;
+        if (--p->refs == 0) p->destroy();
+    }
+    aw->cancel.detach();
+}
+
+// tasync_await_any: one waiter per awaitable; the first to complete wins.
+struct AnyWait : Wait {
+    struct Slot {
+        Waiter waiter;
+        tasync_awaitable *what = nullptr;
+    };
+    std::vector<Slot> slots;
+    CancelLink cancel;
+    long winner = -1;
+};
+
+void any_fired(Waiter *w, tasync_awaitable *) {
+    auto *aw = static_cast<AnyWait *>(static_cast<Wait *>(w->wait));
+    if (aw->winner < 0) aw->winner = w->role;
+    aw->co->rt->wake(aw, 0);
+}
+
+void any_cleanup(Wait *w) {
+    auto *aw = static_cast<AnyWait *>(w);
+    for (AnyWait::Slot &slot : aw->slots) {
+        if (slot.what == nullptr) continue;
+        if (slot.waiter.link.linked()) slot.what->remove_waiter(&slot.waiter);
+        tasync_awaitable *p = slot.what;
+        slot.what = nullptr;
+        if (--p->refs == 0) p->destroy();
+    }
+    aw->cancel.detach();
 }
 
 struct DelayWait : Wait {
     TimerEntry timer;
     tasync_runtime *rt = nullptr;
-    Waiter cancel_waiter;
-    tasync_awaitable *cancellation = nullptr;
+    CancelLink cancel;
 };
 
 void delay_fired(TimerEntry *e) {
@@ -93,9 +98,22 @@ void delay_fired(TimerEntry *e) {
 void delay_cleanup(Wait *w) {
     auto *dw = static_cast<DelayWait *>(w);
     dw->rt->timers.disarm(&dw->timer);
-    if (dw->cancellation != nullptr && dw->cancel_waiter.link.linked())
-        dw->cancellation->remove_waiter(&dw->cancel_waiter);
-    drop_ref(dw->cancellation);
+    dw->cancel.detach();
+}
+
+// Rule C6, and the checks every await shares.
+int check_awaitable(tasync_runtime *rt, tasync_awaitable *what, void **out_error) {
+    if (what->rt != rt) return what->rt == nullptr ? TASYNC_EBAD_STATE : TASYNC_EWRONG_THREAD;
+    tasync_coroutine *self = rt->current;
+    if (what == self) {
+        if (out_error != nullptr) {
+            std::string msg = "A coroutine cannot await itself";
+            if (!self->is_main) msg += ". Coroutine spawned at " + tasync_runtime::format_location(self->spawn_loc);
+            *out_error = rt->make_error(TASYNC_ERROR_ASYNC, TASYNC_ESELF_AWAIT, msg);
+        }
+        return TASYNC_ESELF_AWAIT;
+    }
+    return 0;
 }
 
 }  // namespace
@@ -171,20 +189,9 @@ TASYNC_API int tasync_await(tasync_runtime_t *rt, tasync_awaitable_t *what, tasy
     rt = running_runtime(rt);
     if (what == nullptr) return -EINVAL;
     if (rt == nullptr || rt->current == nullptr) return not_in_coroutine(rt, out_error);
-    if (what->rt != rt || (cancellation != nullptr && cancellation->rt != rt)) {
-        if (what->rt == nullptr || (cancellation != nullptr && cancellation->rt == nullptr)) return TASYNC_EBAD_STATE;
-        return TASYNC_EWRONG_THREAD;
-    }
-    tasync_coroutine *self = rt->current;
-    if (what == self) {
-        // Rule C6.
-        if (out_error != nullptr) {
-            std::string msg = "A coroutine cannot await itself";
-            if (!self->is_main) msg += ". Coroutine spawned at " + tasync_runtime::format_location(self->spawn_loc);
-            *out_error = rt->make_error(TASYNC_ERROR_ASYNC, TASYNC_ESELF_AWAIT, msg);
-        }
-        return TASYNC_ESELF_AWAIT;
-    }
+    if (cancellation != nullptr && cancellation->rt != rt)
+        return cancellation->rt == nullptr ? TASYNC_EBAD_STATE : TASYNC_EWRONG_THREAD;
+    if (int rc = check_awaitable(rt, what, out_error); rc != 0) return rc;
     if (what->completed) {
         rt->retain_value(what->value);
         rt->retain_error(what->error);
@@ -197,28 +204,63 @@ TASYNC_API int tasync_await(tasync_runtime_t *rt, tasync_awaitable_t *what, tasy
     AwaitWait w;
     w.kind = WaitKind::Await;
     w.target = what;
+    w.count = 1;
     w.cleanup = &await_cleanup;
-    if (cancellation != nullptr && cancellation->completed) {
-        w.done = true;
-        w.code = TASYNC_EAWAIT_CANCELLED;
-        w.co = self;
-        return finish_wait(rt, w, out_value, out_error);
-    }
-    // Both objects must outlive the wait even if the caller drops them.
+    if (!w.cancel.attach(&w, cancellation)) return cancelled_at_once(rt, w, out_error);
+    // The awaited object must outlive the wait even if the caller drops it.
     ++what->refs;
-    if (cancellation != nullptr) ++cancellation->refs;
     w.what = what;
     w.main_waiter.wait = &w;
     w.main_waiter.role = 0;
+    w.main_waiter.handles_error = true;
     what->add_waiter(&w.main_waiter);
-    if (cancellation != nullptr) {
-        w.cancellation = cancellation;
-        w.cancel_waiter.wait = &w;
-        w.cancel_waiter.role = 1;
-        cancellation->add_waiter(&w.cancel_waiter);
-    }
     rt->suspend_on(w);  // its cleanup drops the references taken above
     return finish_wait(rt, w, out_value, out_error);
+}
+
+TASYNC_API int tasync_await_any(tasync_runtime_t *rt, tasync_awaitable_t *const *what, size_t n,
+                                tasync_awaitable_t *cancellation, void **out_error) {
+    if (out_error != nullptr) *out_error = nullptr;
+    rt = running_runtime(rt);
+    if (what == nullptr || n == 0) return -EINVAL;
+    if (rt == nullptr || rt->current == nullptr) return not_in_coroutine(rt, out_error);
+    if (cancellation != nullptr && cancellation->rt != rt)
+        return cancellation->rt == nullptr ? TASYNC_EBAD_STATE : TASYNC_EWRONG_THREAD;
+    for (size_t i = 0; i < n; ++i) {
+        if (what[i] == nullptr) return -EINVAL;
+        if (int rc = check_awaitable(rt, what[i], out_error); rc != 0) return rc;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        if (what[i]->completed) return static_cast<int>(i);
+    }
+    AnyWait w;
+    w.kind = WaitKind::Await;
+    w.target = what[0];
+    w.count = static_cast<std::uint32_t>(n);
+    w.cleanup = &any_cleanup;
+    if (!w.cancel.attach(&w, cancellation)) return cancelled_at_once(rt, w, out_error);
+    w.slots.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+        AnyWait::Slot &slot = w.slots[i];
+        slot.what = what[i];
+        ++what[i]->refs;
+        slot.waiter.wait = &w;
+        slot.waiter.role = static_cast<int>(i);
+        slot.waiter.notify = &any_fired;
+        slot.waiter.handles_error = true;
+        what[i]->add_waiter(&slot.waiter);
+    }
+    rt->suspend_on(w);
+    int rc = finish_wait(rt, w, nullptr, out_error);
+    return rc == 0 ? static_cast<int>(w.winner) : rc;
+}
+
+TASYNC_API int tasync_awaitable_outcome(const tasync_awaitable_t *aw, void **value, void **error) {
+    if (aw == nullptr) return -EINVAL;
+    if (!aw->completed) return TASYNC_EBAD_STATE;
+    if (value != nullptr) *value = aw->value;
+    if (error != nullptr) *error = aw->error;
+    return aw->error != nullptr ? TASYNC_EFAILED : 0;
 }
 
 TASYNC_API int tasync_future_create(tasync_runtime_t *rt, tasync_awaitable_t **out) {
@@ -270,19 +312,7 @@ TASYNC_API int tasync_delay(tasync_runtime_t *rt, uint64_t timeout_ns, tasync_aw
     w.timer.fire = &delay_fired;
     w.timer.owner = &w;
     w.deadline = rt->now() + timeout_ns;
-    if (cancellation != nullptr) {
-        if (cancellation->completed) {
-            w.co = rt->current;
-            w.done = true;
-            w.code = TASYNC_EAWAIT_CANCELLED;
-            return finish_wait(rt, w, nullptr, out_error);
-        }
-        ++cancellation->refs;
-        w.cancellation = cancellation;
-        w.cancel_waiter.wait = &w;
-        w.cancel_waiter.role = 1;
-        cancellation->add_waiter(&w.cancel_waiter);
-    }
+    if (!w.cancel.attach(&w, cancellation)) return cancelled_at_once(rt, w, out_error);
     rt->timers.arm(&w.timer, w.deadline);
     rt->suspend_on(w);
     return finish_wait(rt, w, nullptr, out_error);

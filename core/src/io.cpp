@@ -4,59 +4,11 @@
 #include <cstring>
 
 #include "tasync/core/runtime.hpp"
+#include "tasync/core/wait_util.hpp"
 
 using namespace tasync::detail;
 
 namespace {
-
-tasync_runtime *running_runtime(tasync_runtime *rt) { return rt != nullptr ? rt : tls_runtime; }
-
-int finish_wait(tasync_runtime *rt, Wait &w, void **out_error) {
-    rt->fill_error(w);
-    rt->release_value(w.value);
-    w.value = nullptr;
-    if (out_error != nullptr) *out_error = w.error;
-    else rt->release_error(w.error);
-    w.error = nullptr;
-    return w.code;
-}
-
-int not_in_coroutine(tasync_runtime *rt, void **out_error) {
-    if (out_error != nullptr && rt != nullptr)
-        *out_error = rt->make_error(TASYNC_ERROR_ASYNC, TASYNC_ENOT_IN_COROUTINE,
-                                    "This operation must be called from a coroutine");
-    return TASYNC_ENOT_IN_COROUTINE;
-}
-
-int system_error(tasync_runtime *rt, int code, const char *what, void **out_error) {
-    if (out_error != nullptr)
-        *out_error = rt->make_error(TASYNC_ERROR_SYSTEM, code, std::string(what) + ": " + tasync_strerror(code));
-    return code;
-}
-
-// Registers interest with the cancellation awaitable of a wait.
-struct CancelLink {
-    Waiter waiter;
-    tasync_awaitable *aw = nullptr;
-
-    bool attach(Wait *w, tasync_awaitable *c) {
-        if (c == nullptr) return true;
-        if (c->completed) return false;
-        aw = c;
-        ++c->refs;
-        waiter.wait = w;
-        waiter.role = 1;
-        c->add_waiter(&waiter);
-        return true;
-    }
-    void detach() {
-        if (aw == nullptr) return;
-        if (waiter.link.linked()) aw->remove_waiter(&waiter);
-        tasync_awaitable *a = aw;
-        aw = nullptr;
-        if (--a->refs == 0) a->destroy();
-    }
-};
 
 // ------------------------------------------------------------------ fds
 
@@ -275,10 +227,7 @@ TASYNC_API int tasync_await_fd(tasync_runtime_t *rt, int fd, unsigned events, ta
     w.rt = rt;
     w.cleanup = &fd_cleanup;
     if (!w.cancel.attach(&w, cancellation)) {
-        w.co = rt->current;
-        w.done = true;
-        w.code = TASYNC_EAWAIT_CANCELLED;
-        return finish_wait(rt, w, out_error);
+        return cancelled_at_once(rt, w, out_error);
     }
     unsigned want = watch->interest | events;
     if (want != watch->interest) {
@@ -290,6 +239,7 @@ TASYNC_API int tasync_await_fd(tasync_runtime_t *rt, int fd, unsigned events, ta
         watch->interest = want;
     }
     w.watch = watch;
+    w.events = events;
     w.node.wait = &w;
     w.node.events = events;
     watch->waiters.push_back(&w.node);
@@ -297,7 +247,7 @@ TASYNC_API int tasync_await_fd(tasync_runtime_t *rt, int fd, unsigned events, ta
     w.counted = true;
     rt->suspend_on(w);
     if (revents != nullptr && w.code == 0) *revents = w.revents;
-    return finish_wait(rt, w, out_error);
+    return finish_wait(rt, w, nullptr, out_error);
 }
 
 TASYNC_API void tasync_fd_forget(tasync_runtime_t *rt, int fd) {
@@ -343,21 +293,19 @@ TASYNC_API int tasync_await_signal(tasync_runtime_t *rt, int signum, tasync_awai
     }
     SignalWait w;
     w.kind = WaitKind::Signal;
+    w.signum = signum;
     w.rt = rt;
     w.watch = watch;
     w.cleanup = &signal_cleanup;
     if (!w.cancel.attach(&w, cancellation)) {
-        w.co = rt->current;
-        w.done = true;
-        w.code = TASYNC_EAWAIT_CANCELLED;
-        return finish_wait(rt, w, out_error);
+        return cancelled_at_once(rt, w, out_error);
     }
     w.node.wait = &w;
     watch->waiters.push_back(&w.node);
     ++rt->signal_waiters;
     w.counted = true;
     rt->suspend_on(w);
-    return finish_wait(rt, w, out_error);
+    return finish_wait(rt, w, nullptr, out_error);
 }
 
 TASYNC_API int tasync_await_child(tasync_runtime_t *rt, int pid, tasync_awaitable_t *cancellation, int *exit_status,
@@ -383,19 +331,17 @@ TASYNC_API int tasync_await_child(tasync_runtime_t *rt, int pid, tasync_awaitabl
     }
     ChildWait w;
     w.kind = WaitKind::Child;
+    w.pid = pid;
     w.rt = rt;
     w.watch = watch;
     w.cleanup = &child_cleanup;
     if (!w.cancel.attach(&w, cancellation)) {
-        w.co = rt->current;
-        w.done = true;
-        w.code = TASYNC_EAWAIT_CANCELLED;
         if (watch->waiters.empty()) {
             rt->child_watches.erase(pid);
             rt->ops->handle_close(watch->handle);
             delete watch;
         }
-        return finish_wait(rt, w, out_error);
+        return cancelled_at_once(rt, w, out_error);
     }
     w.node.wait = &w;
     watch->waiters.push_back(&w.node);
@@ -406,7 +352,7 @@ TASYNC_API int tasync_await_child(tasync_runtime_t *rt, int pid, tasync_awaitabl
         if (exit_status != nullptr) *exit_status = w.exit_status;
         if (term_signal != nullptr) *term_signal = w.term_signal;
     }
-    return finish_wait(rt, w, out_error);
+    return finish_wait(rt, w, nullptr, out_error);
 }
 
 TASYNC_API int tasync_offload(tasync_runtime_t *rt, void (*fn)(void *data), void *data,
@@ -428,10 +374,7 @@ TASYNC_API int tasync_offload(tasync_runtime_t *rt, void (*fn)(void *data), void
     w.work.done = &offload_done;
     w.work.data = &w;
     if (!w.cancel.attach(&w, cancellation)) {
-        w.co = rt->current;
-        w.done = true;
-        w.code = TASYNC_EAWAIT_CANCELLED;
-        return finish_wait(rt, w, out_error);
+        return cancelled_at_once(rt, w, out_error);
     }
     if (rt->ops->capabilities & TASYNC_CAP_OFFLOAD) {
         int rc = rt->ops->work_submit(rt->loop, &w.work);
@@ -452,7 +395,7 @@ TASYNC_API int tasync_offload(tasync_runtime_t *rt, void (*fn)(void *data), void
     w.in_flight = true;
     ++rt->jobs_in_flight;
     rt->suspend_on(w);
-    return finish_wait(rt, w, out_error);
+    return finish_wait(rt, w, nullptr, out_error);
 }
 
 }  // extern "C"

@@ -9,17 +9,11 @@
 #include <cerrno>
 
 #include "tasync/core/runtime.hpp"
+#include "tasync/core/wait_util.hpp"
 
 using namespace tasync::detail;
 
 namespace {
-
-int not_in_coroutine(tasync_runtime *rt, void **out_error) {
-    if (out_error != nullptr && rt != nullptr)
-        *out_error = rt->make_error(TASYNC_ERROR_ASYNC, TASYNC_ENOT_IN_COROUTINE,
-                                    "This operation must be called from a coroutine");
-    return TASYNC_ENOT_IN_COROUTINE;
-}
 
 const char *op_name(int opcode) {
     switch (opcode) {

@@ -129,6 +129,7 @@ void tasync_coroutine::destroy() {
         r->release_value(value);
         r->release_error(error);
         r->release_error(cancel_error);
+        r->drop_coroutine_extras(this);
         if (r->host.coroutine_free && host_data) r->host.coroutine_free(r->host_data, this, host_data);
         r->free_coroutine(this);
         return;
@@ -155,12 +156,11 @@ void tasync_coroutine::detach() {
     if (!completed) cancel_requested = true;
     r->release_error(cancel_error);
     cancel_error = nullptr;
+    r->drop_coroutine_extras(this);
     if (r->host.coroutine_free && host_data) r->host.coroutine_free(r->host_data, this, host_data);
     host_data = nullptr;
-    if (scope != nullptr) {
-        // The scope is freed by the runtime itself; just forget it.
-        scope = nullptr;
-    }
+    // The runtime tears its scopes down itself; just forget ours.
+    scope = nullptr;
     state = State::Finished;
     tasync_awaitable::detach();
 }
@@ -295,9 +295,13 @@ int tasync_runtime::init(const tasync_runtime_options_t &o) {
     std::size_t sc = o.stack_cache != 0 ? o.stack_cache : kDefaultStackCache;
     stacks = std::make_unique<StackPool>(ss, sc);
 
-    global_scope = new tasync_scope;
-    global_scope->rt = this;
+    global_scope = new_scope(nullptr);
     global_scope->is_global = true;
+    zombie_timer.fire = [](TimerEntry *e) { static_cast<tasync_runtime *>(e->owner)->zombie_timer_fired(); };
+    zombie_timer.owner = this;
+    stuck_timer.ref = false;
+    stuck_timer.fire = [](TimerEntry *e) { static_cast<tasync_runtime *>(e->owner)->stuck_timer_fired(); };
+    stuck_timer.owner = this;
 
     main = alloc_coroutine();
     main->is_main = true;
@@ -330,7 +334,11 @@ tasync_runtime::~tasync_runtime() {
 
     // 2. Unfinished coroutines are released without being resumed; other
     //    awaitables drop their timers and waiters. Objects the host still
-    //    references survive, detached, until released.
+    //    references survive, detached, until released. Scopes first drop
+    //    the references their members hold on them.
+    timers.disarm(&zombie_timer);
+    timers.disarm(&stuck_timer);
+    teardown_scopes_begin();
     std::vector<tasync_awaitable *> objs;
     all.for_each([&](tasync_awaitable *a) {
         if (a == main) return;
@@ -367,6 +375,11 @@ tasync_runtime::~tasync_runtime() {
         if (--a->refs == 0) a->destroy();
     }
     runq.clear();
+    teardown_groups();
+    teardown_scopes_end();
+    release_error(shutdown_error);
+    release_error(fatal_error);
+    shutdown_error = fatal_error = nullptr;
 
     // 3. Reactor watches, then the loop.
     for (FdWatch *w : fd_watches) {
@@ -398,6 +411,7 @@ tasync_runtime::~tasync_runtime() {
         main = nullptr;
     }
     delete global_scope;
+    global_scope = nullptr;
     for (void *p : co_cache) std::free(p);
     co_cache.clear();
     stacks.reset();
@@ -427,10 +441,18 @@ void tasync_runtime::free_coroutine(Coroutine *co) {
 
 // ------------------------------------------------------------------ spawn
 
-int tasync_runtime::spawn(const tasync_spawn_options_t &o, Coroutine **out, void **out_error) {
+int tasync_runtime::spawn(const tasync_spawn_options_t &o, Coroutine **out, void **out_error, bool internal,
+                          bool held) {
     if (o.entry == nullptr) return -EINVAL;
-    tasync_scope *sc = o.scope;
-    if (sc == nullptr) sc = (current != nullptr && current->scope != nullptr) ? current->scope : global_scope;
+    tasync_scope *sc = internal ? global_scope : o.scope;
+    if (sc == nullptr) sc = current != nullptr ? scope_of(current) : global_scope;
+    if (sc->rt != this) return sc->rt == nullptr ? TASYNC_EBAD_STATE : TASYNC_EWRONG_THREAD;
+    if (sc->closed && !internal) {
+        // Rule S3.
+        if (out_error != nullptr)
+            *out_error = make_error(TASYNC_ERROR_ASYNC, TASYNC_ESCOPE_CLOSED, "Coroutine scope is closed");
+        return TASYNC_ESCOPE_CLOSED;
+    }
     Coroutine *co = alloc_coroutine();
     if (co == nullptr) {
         if (out_error) *out_error = make_error(TASYNC_ERROR_SYSTEM, -ENOMEM, "out of memory spawning a coroutine");
@@ -442,19 +464,24 @@ int tasync_runtime::spawn(const tasync_spawn_options_t &o, Coroutine **out, void
     co->arg_release = o.arg_release;
     co->host_data = o.host_data;
     co->spawn_loc = o.location.file != nullptr ? o.location : capture_location();
-    co->scope = sc;
-    ++sc->refs;
-    sc->coroutines.push_back(co);
-    ++sc->active;
+    scope_add(sc, co);
     ++active;
     co->state = Coroutine::State::New;
     co->runtime_ref = true;
-    enqueue(co);
+    if (held) co->held = true;
+    else enqueue(co);
     if (out != nullptr) {
         ++co->refs;
         *out = co;
     }
     return 0;
+}
+
+// A coroutine a group held back gets its concurrency slot.
+void tasync_runtime::start_held(Coroutine *co) {
+    if (!co->held) return;
+    co->held = false;
+    if (co->state == Coroutine::State::New) enqueue(co);
 }
 
 // ------------------------------------------------------------- switching
@@ -490,11 +517,19 @@ tasync_coroutine *tasync_runtime::pick_next_slow(Coroutine *next) {
         if (next == nullptr) {
             if (runq.empty()) {
                 // Nothing runnable.
-                if (has_live_work()) {
+                if (main_waiting_end && main->state == Coroutine::State::Waiting && active == 0 && zombies == 0 &&
+                    !has_live_work()) {
+                    if (!global_scope->completed && !global_scope->finally_cbs.empty()) {
+                        // The global scope's completion callbacks (S12) run
+                        // before the end.
+                        global_scope->completed = true;
+                        run_finally(global_scope->finally_cbs);
+                    } else {
+                        // Nothing can happen any more and nobody is active: the end.
+                        wake(main->wait, 0);
+                    }
+                } else if (has_live_work()) {
                     poll(true);
-                } else if (main_waiting_end && main->state == Coroutine::State::Waiting && active == 0) {
-                    // Nothing can happen any more and nobody is active: the end.
-                    wake(main->wait, deadlock ? TASYNC_EDEADLOCK : 0);
                 } else {
                     report_deadlock();
                 }
@@ -540,6 +575,7 @@ void tasync_runtime::coroutine_main(transfer_t t) {
     Coroutine *self = rt->current;
     self->started = true;
     self->entry(self, self->arg);
+    if (self->error != nullptr) rt->before_finish(self);
     rt->finish_and_switch(self);
 }
 
@@ -585,18 +621,28 @@ void tasync_runtime::complete_coroutine(Coroutine *co) {
     }
     co->cancel_pending = false;
     tasync_scope *sc = co->scope;
+    const bool was_zombie = co->zombie;
     if (sc != nullptr) {
         sc->coroutines.remove(co);
-        if (co->zombie) --sc->zombies;
+        if (was_zombie) --sc->zombies;
         else --sc->active;
     }
-    if (co->zombie) --zombies;
+    if (was_zombie) --zombies;
     else --active;
-    co->complete(v, e);
+    co->complete(v, e);  // awaiters first (C4)
+    if (co->finally_cbs != nullptr) run_finally(*co->finally_cbs);  // C11
+    if (co->context != nullptr) context_clear(co->context);         // X2
     if (sc != nullptr) {
+        scope_coroutine_finished(sc, was_zombie);
         co->scope = nullptr;
-        if (--sc->refs == 0 && !sc->is_global) delete sc;
+        scope_release(sc);
     }
+    if (was_zombie && zombies == 0 && zombie_timer.armed()) {
+        // Every zombie finished within the grace period (S9).
+        timers.disarm(&zombie_timer);
+        zombie_stage = 0;
+    }
+    if (!was_zombie && active == 0) maybe_start_zombie_phase();
 }
 
 // ------------------------------------------------------------- suspension
@@ -663,6 +709,17 @@ int tasync_runtime::cancel(Coroutine *co, void *err) {
     if (co->rt == nullptr || co->completed || co->state == Coroutine::State::Finished) return 0;
     if (co->is_main && main_waiting_end) return 0;
     if (co->cancel_requested) return 0;  // the first cancellation wins
+    if (co->finishing) {
+        // Its outcome is final (S10 runs its handlers): a cancellation only
+        // ends the wait a handler is in.
+        if (co->state == Coroutine::State::Waiting && co->wait != nullptr && co->protect_depth == 0 &&
+            (co->wait->on_cancel == nullptr || co->wait->on_cancel(co->wait))) {
+            void *e = err != nullptr ? err : make_error(TASYNC_ERROR_CANCELLATION, -ECANCELED, "cancelled");
+            if (err != nullptr) retain_error(e);
+            wake(co->wait, -ECANCELED, nullptr, e);
+        }
+        return 0;
+    }
     if (err != nullptr) {
         retain_error(err);
     } else {
@@ -675,11 +732,19 @@ int tasync_runtime::cancel(Coroutine *co, void *err) {
     switch (co->state) {
         case Coroutine::State::New: {
             // Rule C7: never starts. It stays in the run queue, which skips
-            // it (and drops the runtime's reference) when it comes up.
+            // it (and drops the runtime's reference) when it comes up; a
+            // coroutine a group held back is in no queue.
+            ++co->refs;
             co->state = Coroutine::State::Running;
             complete_coroutine(co);
             co->state = Coroutine::State::Finished;
             co->stack_released = true;
+            if (co->held) {
+                co->held = false;
+                co->runtime_ref = false;
+                --co->refs;
+            }
+            if (--co->refs == 0) co->destroy();
             return 0;
         }
         case Coroutine::State::Running:
@@ -773,61 +838,4 @@ void tasync_runtime::run_posted() {
         posted_pending.fetch_sub(1, std::memory_order_acq_rel);
     }
     posted_swap.clear();
-}
-
-// ---------------------------------------------------------------- deadlock
-
-std::vector<tasync_coroutine *> tasync_runtime::unfinished_coroutines() {
-    std::vector<Coroutine *> out;
-    all.for_each([&](tasync_awaitable *a) {
-        if (a->kind != AwaitableKind::Coroutine) return;
-        auto *co = static_cast<Coroutine *>(a);
-        if (co->state != Coroutine::State::Finished && !co->completed) out.push_back(co);
-    });
-    return out;
-}
-
-void tasync_runtime::report_deadlock() {
-    std::vector<Coroutine *> waiting;
-    for (Coroutine *co : unfinished_coroutines()) {
-        if (co->state == Coroutine::State::Waiting && !(co->is_main && main_waiting_end)) waiting.push_back(co);
-    }
-    if (!deadlock) {
-        deadlock = true;
-        warn("Deadlock detected: no active coroutines, " + std::to_string(waiting.size()) +
-             " coroutines in waiting");
-        for (Coroutine *co : waiting) {
-            std::string msg = "Coroutine " + std::to_string(co->id);
-            if (!co->is_main) msg += " spawned at " + format_location(co->spawn_loc);
-            else msg = "The main coroutine";
-            msg += " is suspended at " + format_location(co->suspend_loc);
-            warn(msg);
-        }
-    }
-    // Graceful shutdown (C15): cancel every waiting coroutine. A coroutine
-    // that holds its cancellation back (protect) is woken by force, so that
-    // the runtime always makes progress.
-    bool progressed = false;
-    for (Coroutine *co : waiting) {
-        if (co->state != Coroutine::State::Waiting) continue;
-        if (!co->cancel_requested) {
-            cancel(co, nullptr);
-        }
-        if (co->state == Coroutine::State::Waiting && !co->wait->keeps_result) {
-            Wait *w = co->wait;
-            void *err = co->cancel_error;
-            retain_error(err);
-            co->cancel_pending = false;
-            wake(w, -ECANCELED, nullptr, err);
-        }
-        progressed = true;
-    }
-    if (!progressed) {
-        // Only the main coroutine is left, waiting for the end.
-        if (main_waiting_end && main->state == Coroutine::State::Waiting) {
-            wake(main->wait, TASYNC_EDEADLOCK);
-            return;
-        }
-        fatal("deadlock with no coroutine to resume");
-    }
 }

@@ -23,6 +23,7 @@ void timer_fired(TimerEntry *e) {
     t->in_callback = false;
     if (t->destroy_pending) {
         rt->timers.disarm(e);
+        rt->callback_timers.remove(t);
         delete t;
     }
 }
@@ -40,6 +41,7 @@ TASYNC_API int tasync_timer_create(tasync_runtime_t *rt, tasync_timer_fn cb, voi
     t->data = data;
     t->entry.fire = &timer_fired;
     t->entry.owner = t;
+    rt->callback_timers.push_back(t);
     *out = t;
     return 0;
 }
@@ -68,6 +70,7 @@ TASYNC_API void tasync_timer_destroy(tasync_timer_t *t) {
         return;
     }
     t->rt->timers.disarm(&t->entry);
+    t->rt->callback_timers.remove(t);
     delete t;
 }
 

@@ -84,7 +84,9 @@ typedef struct tasync_host {
      * was set on it (spawn options or tasync_coroutine_set_host_data). */
     void (*coroutine_free)(void *host_data, tasync_coroutine_t *co, void *co_data);
 
-    /* Receives each warning the rules ask for (one message, no newline). */
+    /* Receives each warning the rules ask for: one message without a
+     * trailing newline (a multi-line report, such as the tree printed at a
+     * deadlock, separates its lines with '\n'). */
     void (*warning)(void *host_data, const char *message);
 
     /* Fills out with the host's current source location (the user code that

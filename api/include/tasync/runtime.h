@@ -93,8 +93,13 @@ TASYNC_API tasync_runtime_t *tasync_runtime_current(void);
 
 /*
  * From the main coroutine: runs coroutines and the reactor until no active
- * coroutine and no referenced work remains (zombies get the zombie timeout,
- * rule S9). Returns 0, or TASYNC_EDEADLOCK after reporting a deadlock (C14).
+ * coroutine and no referenced work remains. Zombies (rule S9) do not keep
+ * the program alive: once nothing active remains they get the zombie
+ * timeout to finish, then are cancelled. Returns 0; TASYNC_EDEADLOCK after
+ * reporting a deadlock (C14); TASYNC_EFAILED when an error reached the
+ * global scope unhandled (S10). In both failure cases the error to report
+ * is available from tasync_runtime_take_error. May be called again later
+ * (e.g. after more coroutines were spawned at shutdown).
  * Since: ABI 1.0.
  */
 TASYNC_API int tasync_runtime_run(tasync_runtime_t *rt);
@@ -338,6 +343,118 @@ TASYNC_API int tasync_offload(tasync_runtime_t *rt, void (*fn)(void *data), void
  */
 TASYNC_API int tasync_await_op(tasync_runtime_t *rt, tasync_op_t *op, tasync_awaitable_t *cancellation,
                                void **out_error);
+
+/*
+ * Waits until the first of n awaitables completes (each may be awaited by
+ * others too). Returns its index (>= 0); its value and error are NOT
+ * consumed: read them with tasync_awaitable_outcome. Counts as awaiting every
+ * one of them for rule S10 (their errors are handled by the caller). Returns
+ * TASYNC_EAWAIT_CANCELLED, -ECANCELED, TASYNC_ESELF_AWAIT (one of them is
+ * the caller) or -EINVAL (n == 0) as tasync_await does. Since: ABI 1.0.
+ */
+TASYNC_API int tasync_await_any(tasync_runtime_t *rt, tasync_awaitable_t *const *what, size_t n,
+                                tasync_awaitable_t *cancellation, void **out_error);
+
+/*
+ * The outcome of a completed awaitable: borrowed pointers valid while aw is
+ * referenced. Returns 0 (no error), TASYNC_EFAILED (*error set), or
+ * TASYNC_EBAD_STATE when it has not completed. Since: ABI 1.0.
+ */
+TASYNC_API int tasync_awaitable_outcome(const tasync_awaitable_t *aw, void **value, void **error);
+
+/* ------------------------------------------------------ shutdown (C14, C15) */
+
+/* Phases reported by tasync_runtime_shutdown_phase. */
+typedef enum tasync_shutdown_phase {
+    TASYNC_SHUTDOWN_NONE = 0,
+    /* Every coroutine was cancelled; new coroutines may still be spawned. */
+    TASYNC_SHUTDOWN_GRACEFUL = 1,
+    /* A second unhandled error arrived: waits are forced to end with the
+     * cancellation (protect sections no longer hold it back), callback
+     * timers stop keeping the runtime alive. */
+    TASYNC_SHUTDOWN_FORCED = 2
+} tasync_shutdown_phase_t;
+
+/*
+ * Starts graceful shutdown (rule C15; PHP: gracefulShutdown(), exit/die):
+ * every coroutine, zombies included, is cancelled with error (retained;
+ * NULL creates a CancellationError). Called again while graceful shutdown
+ * is already running it does nothing. Returns 0. Since: ABI 1.0.
+ */
+TASYNC_API int tasync_runtime_shutdown(tasync_runtime_t *rt, void *error);
+TASYNC_API int tasync_runtime_shutdown_phase(const tasync_runtime_t *rt);
+
+/*
+ * The error the host must report when the program ends, as a new reference
+ * (NULL if none), and forgets it: the first error that reached the global
+ * scope unhandled (rule S10), or the DeadlockError once a deadlock was
+ * detected (rule C14). Since: ABI 1.0.
+ */
+TASYNC_API void *tasync_runtime_take_error(tasync_runtime_t *rt);
+
+/* Rule S9's end-of-program grace for zombies, in nanoseconds (0 = 2 s).
+ * Since: ABI 1.0. */
+TASYNC_API void tasync_runtime_set_zombie_timeout(tasync_runtime_t *rt, uint64_t timeout_ns);
+
+/* ---------------------------------------------------------- introspection */
+
+/* What a suspended coroutine waits for (tasync_wait_info_t.kind). */
+typedef enum tasync_wait_kind {
+    TASYNC_WAIT_NONE = 0,     /* not suspended */
+    TASYNC_WAIT_YIELD = 1,    /* queued after tasync_yield */
+    TASYNC_WAIT_PARK = 2,     /* tasync_suspend, until tasync_resume */
+    TASYNC_WAIT_AWAIT = 3,    /* tasync_await / tasync_await_any: target */
+    TASYNC_WAIT_DELAY = 4,    /* tasync_delay until deadline_ns */
+    TASYNC_WAIT_FD = 5,       /* readiness of fd for events */
+    TASYNC_WAIT_SIGNAL = 6,   /* signum */
+    TASYNC_WAIT_CHILD = 7,    /* pid */
+    TASYNC_WAIT_OFFLOAD = 8,  /* work on a thread */
+    TASYNC_WAIT_OP = 9,       /* a completion operation on fd */
+    TASYNC_WAIT_SCOPE = 10,   /* scope completion: scope */
+    TASYNC_WAIT_GROUP = 11,   /* the next result of a task group */
+    TASYNC_WAIT_END = 12      /* the main coroutine in tasync_runtime_run */
+} tasync_wait_kind_t;
+
+/* Since: ABI 1.0. */
+typedef struct tasync_wait_info {
+    uint32_t size;                /* set by the caller */
+    uint32_t kind;                /* tasync_wait_kind_t */
+    tasync_awaitable_t *target;   /* AWAIT: the (first) awaited object, borrowed */
+    tasync_scope_t *scope;        /* SCOPE: the awaited scope, borrowed */
+    int32_t fd;                   /* FD, OP */
+    uint32_t events;              /* FD */
+    int32_t signum;               /* SIGNAL */
+    int32_t pid;                  /* CHILD */
+    uint64_t deadline_ns;         /* DELAY: on the runtime's clock */
+    uint32_t count;               /* AWAIT: how many objects are awaited */
+    uint32_t reserved0;
+} tasync_wait_info_t;
+
+/* Fills *out (out->size set by the caller). Returns 0 or -EINVAL.
+ * Since: ABI 1.0. */
+TASYNC_API int tasync_coroutine_wait_info(const tasync_coroutine_t *co, tasync_wait_info_t *out);
+
+/*
+ * Writes a one-line description of what co waits for ("awaiting coroutine
+ * 7", "delay, 12 ms left", "fd 5 readable", ...) into buf (NUL-terminated
+ * when len > 0). Returns the length it wanted to write. Since: ABI 1.0.
+ */
+TASYNC_API size_t tasync_coroutine_describe_wait(const tasync_coroutine_t *co, char *buf, size_t len);
+
+/*
+ * Copies up to cap borrowed pointers to the unfinished coroutines of the
+ * runtime (the main coroutine first, then by id) and returns how many there
+ * are. Valid until the next switch. Since: ABI 1.0.
+ */
+TASYNC_API size_t tasync_runtime_coroutines(tasync_runtime_t *rt, tasync_coroutine_t **out, size_t cap);
+
+/*
+ * Writes the whole scope and coroutine tree as indented text, one line per
+ * scope and coroutine, with states, locations and what each waits for (the
+ * text the deadlock report prints). NUL-terminated when len > 0; returns the
+ * length it wanted to write. Since: ABI 1.0.
+ */
+TASYNC_API size_t tasync_runtime_dump(tasync_runtime_t *rt, char *buf, size_t len);
 
 /* --------------------------------------------------------- callback timers */
 

@@ -6,7 +6,11 @@
  *   reactor.h  the backend contract (what a reactor implements)
  *   backend.h  the backend's single entry symbol
  *   host.h     the table a host gives the core (values, errors, hooks)
- *   runtime.h  the runtime: coroutines, awaiting, timers, I/O, offload
+ *   runtime.h  the runtime: coroutines, awaiting, timers, I/O, offload,
+ *              shutdown and introspection
+ *   scope.h    structured concurrency: scopes, protect, completion callbacks
+ *   context.h  context slots of scopes and coroutines
+ *   group.h    task groups
  */
 #ifndef TASYNC_TASYNC_H
 #define TASYNC_TASYNC_H
@@ -17,5 +21,8 @@
 #include "backend.h"
 #include "host.h"
 #include "runtime.h"
+#include "scope.h"
+#include "context.h"
+#include "group.h"
 
 #endif /* TASYNC_TASYNC_H */

@@ -8,14 +8,19 @@
 // without blocking, so I/O readiness is noticed within one pass.
 #pragma once
 
+#include <tasync/context.h>
+#include <tasync/group.h>
 #include <tasync/runtime.h>
+#include <tasync/scope.h>
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "backend_loader.hpp"
@@ -28,6 +33,7 @@
 namespace tasync::detail {
 
 struct Wait;
+struct GroupTask;
 
 // A registration of a waiting coroutine on an awaitable.
 struct Waiter {
@@ -38,13 +44,32 @@ struct Waiter {
     void (*notify)(Waiter *self, tasync_awaitable *source) = nullptr;
     void *data = nullptr;
     int role = 0;            // Wait-specific: which source this is
+    // The registrant receives the awaitable's error (an awaiter, a group):
+    // a coroutine error with such a waiter does not flow up the scope
+    // tree (rule S10). Cancellation awaitables' waiters do not.
+    bool handles_error = false;
 };
 using WaiterList = List<Waiter, &Waiter::link>;
 
-enum class AwaitableKind : std::uint8_t { Coroutine, Future, Timeout };
+enum class AwaitableKind : std::uint8_t { Coroutine, Future, Timeout, Group };
 
-// What a suspended coroutine waits for (introspection and cancellation).
-enum class WaitKind : std::uint8_t { None, Yield, Park, Await, Delay, Fd, Signal, Child, Offload, Op };
+// What a suspended coroutine waits for (introspection and cancellation);
+// the values are those of tasync_wait_kind_t.
+enum class WaitKind : std::uint8_t {
+    None = TASYNC_WAIT_NONE,
+    Yield = TASYNC_WAIT_YIELD,
+    Park = TASYNC_WAIT_PARK,
+    Await = TASYNC_WAIT_AWAIT,
+    Delay = TASYNC_WAIT_DELAY,
+    Fd = TASYNC_WAIT_FD,
+    Signal = TASYNC_WAIT_SIGNAL,
+    Child = TASYNC_WAIT_CHILD,
+    Offload = TASYNC_WAIT_OFFLOAD,
+    Op = TASYNC_WAIT_OP,
+    Scope = TASYNC_WAIT_SCOPE,
+    Group = TASYNC_WAIT_GROUP,
+    End = TASYNC_WAIT_END,
+};
 
 // Lives on the stack of the suspended coroutine for the duration of one
 // suspension. Whoever wakes it first records the outcome; the coroutine
@@ -74,7 +99,12 @@ struct Wait {
     bool keeps_result = false;
     // Introspection.
     tasync_awaitable *target = nullptr;
+    tasync_scope *scope = nullptr;
     int fd = -1;
+    unsigned events = 0;
+    int signum = 0;
+    int pid = 0;
+    std::uint32_t count = 0;
     std::uint64_t deadline = 0;
 };
 
@@ -226,6 +256,13 @@ struct tasync_coroutine : tasync_awaitable {
     tasync_location_t spawn_loc{};
     tasync_location_t suspend_loc{};
 
+    // Structured concurrency (scope.cpp, group.cpp, context.cpp).
+    bool finishing = false;        // its error is being propagated (S10): the outcome is final
+    bool held = false;             // created by a group, waiting for a concurrency slot
+    tasync::detail::GroupTask *group_task = nullptr;
+    std::vector<tasync_spawn_options_t> *finally_cbs = nullptr;  // C11
+    tasync_context *context = nullptr;         // private context (X2), created on use
+
     void destroy() override;
     void detach() override;
 };
@@ -234,20 +271,95 @@ struct tasync_future_impl;
 
 // --------------------------------------------------------------------- scope
 
+namespace tasync::detail {
+
+// A host handler registered on a scope.
+struct HandlerSlot {
+    tasync_exception_handler_cb fn = nullptr;
+    void *data = nullptr;
+    void (*release)(void *) = nullptr;
+    void reset() {
+        if (release != nullptr) release(data);
+        fn = nullptr;
+        data = nullptr;
+        release = nullptr;
+    }
+};
+
+// A coroutine waiting on a scope: for completion (S4) or, after
+// cancellation, for every coroutine (S5), collecting errors for its handler.
+struct ScopeWaiter {
+    enum Role : std::uint8_t { Completion, AfterCancel };
+    Link link;
+    Wait *wait = nullptr;
+    Role role = Completion;
+    tasync_scope_error_cb handler = nullptr;
+    std::vector<void *> errors;  // owned, delivered to handler by the waiter
+};
+using ScopeWaiterList = List<ScopeWaiter, &ScopeWaiter::link>;
+
+}  // namespace tasync::detail
+
+struct tasync_context {
+    enum class Owner : std::uint8_t { Scope, Coroutine };
+    tasync_context(Owner k, void *o) : owner_kind(k), owner(o) {}
+    Owner owner_kind;
+    void *owner;
+    struct ObjectEntry {
+        void *key;    // host value, retained
+        void *value;  // host value, retained, may be NULL
+    };
+    std::unordered_map<std::string, void *> strings;
+    std::unordered_map<void *, ObjectEntry> objects;
+};
+
 struct tasync_scope {
     std::uint32_t refs = 1;
     tasync_runtime *rt = nullptr;
     tasync_scope *parent = nullptr;            // owned reference
+    std::uint64_t id = 0;
     bool is_global = false;
+    bool closed = false;
+    bool cancelled = false;
+    bool disposed = false;
+    bool completed = false;                    // S12 callbacks ran
+    bool not_safely = false;                   // S8
+    bool failed = false;                       // S10
+    bool awaited = false;                      // S15: someone called await_completion
+    tasync::detail::Link child_link;           // in parent->children
+    tasync::detail::Link all_link;             // in rt->scopes
+    tasync::detail::List<tasync_scope, &tasync_scope::child_link> children;
     tasync::detail::List<tasync_coroutine, &tasync_coroutine::scope_link> coroutines;
-    std::size_t active = 0;                    // unfinished, not zombie
+    std::size_t active = 0;                    // own unfinished coroutines, not zombie
     std::size_t zombies = 0;
+    std::size_t sub_active = 0;                // the same over the subtree
+    std::size_t sub_all = 0;                   // unfinished over the subtree, zombies included
+    void *cancel_error = nullptr;              // owned
+    void *failure = nullptr;                   // owned: the error that failed it (S10)
+    // Errors no responsibility point has received yet (S10), with the
+    // coroutine each came from (both referenced): they move to the parent
+    // when the owner lets go of the scope (dispose) without awaiting it.
+    struct Undelivered {
+        void *error;
+        tasync_coroutine *co;
+    };
+    std::vector<Undelivered> undelivered;
+    tasync::detail::HandlerSlot exception_handler;
+    tasync::detail::HandlerSlot child_handler;
+    std::vector<tasync_spawn_options_t> finally_cbs;
+    tasync::detail::ScopeWaiterList waiters;
+    tasync::detail::TimerEntry dispose_timer;  // disposeAfterTimeout
+    std::unique_ptr<tasync_context> context;
+    void *host_data = nullptr;
+    tasync_location_t created_at{};
+    tasync_location_t disposed_at{};
 };
 
 // ------------------------------------------------------------------- timers
 
 struct tasync_timer {
     tasync::detail::TimerEntry entry;
+    tasync::detail::Link all_link;  // in rt->callback_timers
     tasync_runtime *rt = nullptr;
     tasync_timer_fn cb = nullptr;
     void *data = nullptr;
@@ -298,16 +410,22 @@ struct tasync_runtime {
     std::size_t active = 0;             // unfinished spawned coroutines, not zombie
     std::size_t zombies = 0;
     bool main_waiting_end = false;      // main is inside tasync_runtime_run
-    bool deadlock = false;
+    bool deadlock = false;              // detected during the current tasync_runtime_run
     bool destroying = false;
     tasync_scope *global_scope = nullptr;
+    tasync::detail::List<tasync_scope, &tasync_scope::all_link> scopes;  // every scope, global first
+    std::uint64_t next_scope_id = 1;
     tasync::detail::List<tasync_awaitable, &tasync_awaitable::all_link> all;
     std::vector<void *> co_cache;       // freed coroutine blocks for reuse
     tasync::detail::SwitchAnnotations main_ann;
 
     Coroutine *alloc_coroutine();
     void free_coroutine(Coroutine *co);
-    int spawn(const tasync_spawn_options_t &o, Coroutine **out, void **out_error);
+    // internal: a completion callback (C11, S12), spawned into the global
+    // scope even when it is closed. held: created but not queued (groups).
+    int spawn(const tasync_spawn_options_t &o, Coroutine **out, void **out_error, bool internal = false,
+              bool held = false);
+    void start_held(Coroutine *co);
     void enqueue(Coroutine *co) { runq.push(co); }
     // The current coroutine gives up the CPU; it must have set its state
     // (Ready and queued, or Waiting). Returns when it runs again.
@@ -363,6 +481,8 @@ struct tasync_runtime {
         if (switch_hooks && host.coroutine_enter) host.coroutine_enter(host_data, self, self->host_data);
     }
     static void coroutine_main(tasync::detail::transfer_t t);
+    // Rule S10 for a coroutine that ends with an error, on its own stack.
+    void before_finish(Coroutine *co);
     void complete_coroutine(Coroutine *co);
     void release_stack(Coroutine *co);
 
@@ -420,10 +540,50 @@ struct tasync_runtime {
     // --- settings
     std::uint64_t zombie_timeout_ns = 2000000000ull;
 
+    // --- scopes (scope.cpp)
+    tasync_scope *scope_of(const Coroutine *co) const { return co->scope != nullptr ? co->scope : global_scope; }
+    tasync_scope *new_scope(tasync_scope *parent);
+    void scope_release(tasync_scope *s);
+    void scope_free(tasync_scope *s);
+    void scope_add(tasync_scope *s, Coroutine *co);
+    void scope_coroutine_finished(tasync_scope *s, bool was_zombie);
+    void zombify(Coroutine *co);
+    void scope_cancel(tasync_scope *s, void *error, bool explicit_call);
+    void scope_dispose(tasync_scope *s, int strategy, std::uint64_t timeout_ns);
+    void scope_wake_completion(tasync_scope *s, int code, void *error);
+    void scope_check_completed(tasync_scope *s);
+    void propagate_error(Coroutine *co, tasync_scope *from, void *error);
+    void release_undelivered(tasync_scope *s, bool move_up);
+    bool deliver_to_after_cancel(tasync_scope *s, void *error);
+    void run_finally(std::vector<tasync_spawn_options_t> &cbs);
+    void detach_scope(tasync_scope *s);
+    void teardown_scopes_begin();
+    std::unordered_set<tasync_group *> groups;  // group.cpp
+    void teardown_groups();
+    void teardown_scopes_end();
+    void drop_coroutine_extras(Coroutine *co);  // finally callbacks, context
+    void context_clear(tasync_context *ctx);
+
+    // --- the end of the program, shutdown, deadlock (shutdown.cpp)
+    int shutdown_phase = TASYNC_SHUTDOWN_NONE;
+    void *shutdown_error = nullptr;     // owned: the cancellation shutdown used
+    void *fatal_error = nullptr;        // owned: what the host reports (take_error)
+    bool fatal_unhandled = false;       // fatal_error is an unhandled error (not a deadlock)
+    int zombie_stage = 0;               // 0 none, 1 grace running, 2 cancelled, 3 forced
+    tasync::detail::TimerEntry zombie_timer;
+    tasync::detail::TimerEntry stuck_timer;
+    tasync::detail::List<tasync_timer, &tasync_timer::all_link> callback_timers;
+    void start_shutdown(void *error, bool unhandled);
+    void force_wake(Coroutine *co, void *error);
+    void maybe_start_zombie_phase();
+    void zombie_timer_fired();
+    void stuck_timer_fired();
+    void warn_stuck(Coroutine *co, const char *why);
     // Deadlock: no runnable coroutine, no live work, and coroutines waiting.
     void report_deadlock();
-    void cancel_all_waiting();
     std::vector<Coroutine *> unfinished_coroutines();
+    std::string describe_wait(const Coroutine *co);
+    std::string dump();
 };
 
 namespace tasync::detail {

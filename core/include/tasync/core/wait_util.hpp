@@ -1,0 +1,74 @@
+// Helpers shared by every function that suspends the running coroutine:
+// argument checks, the cancellation-awaitable registration, and handing a
+// finished wait's outcome to the caller's out parameters.
+#pragma once
+
+#include <string>
+
+#include "runtime.hpp"
+
+namespace tasync::detail {
+
+inline tasync_runtime *running_runtime(tasync_runtime *rt) { return rt != nullptr ? rt : tls_runtime; }
+
+inline int not_in_coroutine(tasync_runtime *rt, void **out_error) {
+    if (out_error != nullptr && rt != nullptr)
+        *out_error = rt->make_error(TASYNC_ERROR_ASYNC, TASYNC_ENOT_IN_COROUTINE,
+                                    "This operation must be called from a coroutine");
+    return TASYNC_ENOT_IN_COROUTINE;
+}
+
+// Returns code after creating a system error for it ("what: strerror").
+inline int system_error(tasync_runtime *rt, int code, const char *what, void **out_error) {
+    if (out_error != nullptr)
+        *out_error = rt->make_error(TASYNC_ERROR_SYSTEM, code, std::string(what) + ": " + tasync_strerror(code));
+    return code;
+}
+
+// Hands the outcome of a finished wait to the caller's out parameters
+// (either may be NULL: the reference is then dropped) and returns its code.
+inline int finish_wait(tasync_runtime *rt, Wait &w, void **out_value, void **out_error) {
+    rt->fill_error(w);
+    if (out_value != nullptr) *out_value = w.value;
+    else rt->release_value(w.value);
+    if (out_error != nullptr) *out_error = w.error;
+    else rt->release_error(w.error);
+    w.value = w.error = nullptr;
+    return w.code;
+}
+
+// Registers a wait with its cancellation awaitable (rule C5): when that
+// completes first, the wait ends with TASYNC_EAWAIT_CANCELLED.
+struct CancelLink {
+    Waiter waiter;
+    tasync_awaitable *aw = nullptr;
+
+    // False when c has already completed (the caller ends at once).
+    bool attach(Wait *w, tasync_awaitable *c) {
+        if (c == nullptr) return true;
+        if (c->completed) return false;
+        aw = c;
+        ++c->refs;
+        waiter.wait = w;
+        waiter.role = 1;
+        c->add_waiter(&waiter);
+        return true;
+    }
+    void detach() {
+        if (aw == nullptr) return;
+        if (waiter.link.linked()) aw->remove_waiter(&waiter);
+        tasync_awaitable *a = aw;
+        aw = nullptr;
+        if (--a->refs == 0) a->destroy();
+    }
+};
+
+// Ends a wait before suspending: its cancellation awaitable had completed.
+inline int cancelled_at_once(tasync_runtime *rt, Wait &w, void **out_error) {
+    w.co = rt->current;
+    w.done = true;
+    w.code = TASYNC_EAWAIT_CANCELLED;
+    return finish_wait(rt, w, nullptr, out_error);
+}
+
+}  // namespace tasync::detail
