@@ -15,7 +15,7 @@ cflags=$(pkg-config --cflags tasync)
 libs=$(pkg-config --libs tasync)
 libdir=$(pkg-config --variable=libdir tasync)
 ${CC:-cc} -std=c99 -pedantic -Wall -Wextra -Werror -fPIC -shared -fvisibility=hidden $cflags \
-  "$here/tiny_backend.c" -o "$tmp/tasync-backend-tiny.so"
+  "$here/../poll_backend.c" -o "$tmp/tasync-backend-tiny.so"
 ${CC:-cc} -std=c99 -Wall -Werror $cflags "$here/host.c" -o "$tmp/host" $libs -Wl,-rpath,"$libdir"
 nm -D --defined-only "$tmp/tasync-backend-tiny.so" | grep -q ' T tasync_backend_entry$'
 "$tmp/host" "$tmp/tasync-backend-tiny.so"
