@@ -1,5 +1,5 @@
-/* A host built against the installed core: loads the tiny backend by path,
- * runs coroutines with delays and a pipe wait on it. */
+/* A host built against the installed core alone: loads the backend given by
+ * path, runs coroutines with delays and a pipe wait on it. */
 #define _GNU_SOURCE
 #include <tasync/tasync.h>
 
