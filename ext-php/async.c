@@ -155,17 +155,8 @@ static void drain(void)
 		return;
 	}
 	if (rc == TASYNC_EDEADLOCK && ASYNC_G(deadlock_message) != NULL) {
-		tasync_location_t loc = tasync_coroutine_suspend_location(ASYNC_G(main_co));
-		zend_string *file = NULL;
-		zend_long line = 0;
-		if (loc.file != NULL) {
-			file = zend_string_init(loc.file, strlen(loc.file), 0);
-			line = loc.line;
-		}
-		zend_object *ex = async_error_create_at(async_ce_deadlock_error, ZSTR_VAL(ASYNC_G(deadlock_message)), file, line);
-		if (file) {
-			zend_string_release(file);
-		}
+		zend_object *ex = async_error_create_at(async_ce_deadlock_error, ZSTR_VAL(ASYNC_G(deadlock_message)),
+			ASYNC_G(deadlock_file) ? ASYNC_G(deadlock_file) : ZSTR_EMPTY_ALLOC(), ASYNC_G(deadlock_line));
 		report_fatal(ex);
 		return;
 	}
@@ -249,6 +240,8 @@ static PHP_RINIT_FUNCTION(async)
 	ASYNC_G(warnings) = NULL;
 	ASYNC_G(warning_count) = ASYNC_G(warning_size) = 0;
 	ASYNC_G(deadlock_message) = NULL;
+	ASYNC_G(deadlock_file) = NULL;
+	ASYNC_G(deadlock_line) = 0;
 	ASYNC_G(uncaught) = NULL;
 	ASYNC_G(abort_mode) = ASYNC_ABORT_NONE;
 	ASYNC_G(in_drain) = false;
@@ -298,6 +291,10 @@ static PHP_RSHUTDOWN_FUNCTION(async)
 	if (ASYNC_G(deadlock_message) != NULL) {
 		zend_string_release(ASYNC_G(deadlock_message));
 		ASYNC_G(deadlock_message) = NULL;
+	}
+	if (ASYNC_G(deadlock_file) != NULL) {
+		zend_string_release(ASYNC_G(deadlock_file));
+		ASYNC_G(deadlock_file) = NULL;
 	}
 	if (ASYNC_G(deferred) != NULL) {
 		efree(ASYNC_G(deferred));

@@ -133,6 +133,8 @@ ZEND_BEGIN_MODULE_GLOBALS(async)
 	uint32_t warning_count;
 	uint32_t warning_size;
 	zend_string *deadlock_message;
+	zend_string *deadlock_file;      /* where the first waiting coroutine stopped */
+	zend_long deadlock_line;
 	zend_object *uncaught;           /* first exception no one handled */
 
 	async_abort_mode abort_mode;     /* what the main flow must do at its next resume */
