@@ -1,0 +1,445 @@
+/*
+ * async.c - the module: ini settings, the runtime's lifetime in a request,
+ * and the end of the script.
+ *
+ * Lifetime. The runtime is created on the first use of the API in a request
+ * (scripts that never use it pay nothing, and Fibers keep working there,
+ * rule C13) and destroyed in RSHUTDOWN; each request gets a fresh one. The
+ * context that creates it becomes the main coroutine (rule C3).
+ *
+ * End of script (C3, C19). php_request_shutdown() runs, in order: the
+ * functions of register_shutdown_function(), destructors of global objects,
+ * output flushing, then the modules' RSHUTDOWN. The first shutdown function
+ * is ours (registered in RINIT, before any script can register one): it
+ * runs the scheduler until no active coroutine remains, so coroutines finish
+ * before user shutdown functions run, and those (and destructors, C16) may
+ * use async code: RSHUTDOWN runs the scheduler once more for what they
+ * started, then unwinds whatever is left and destroys the runtime.
+ *
+ * Aborts. A fatal error (zend_bailout) or exit() inside a coroutine ends
+ * that coroutine; async_abort_all() then marks every other one (and the main
+ * flow) to unwind at its next resume without running more user code, as the
+ * main flow does after exit(). The main flow re-raises the bailout, so the
+ * request ends as after any fatal error. This is where the core's graceful
+ * shutdown (rule C15) will plug in.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "php_async.h"
+
+#include "ext/standard/basic_functions.h"
+#include "ext/standard/info.h"
+#include "php_ini.h"
+#include "zend_smart_str.h"
+
+ZEND_DECLARE_MODULE_GLOBALS(async)
+
+extern const zend_function_entry *async_functions;
+void async_fiber_guard_shutdown(void);
+void async_exit_hook_shutdown(void);
+
+/* ------------------------------------------------------------------ ini */
+
+static ZEND_INI_MH(OnUpdateStackSize)
+{
+	zend_long size = zend_ini_parse_quantity_warn(new_value, entry->name);
+	if (size != 0 && size < 16 * 1024) {
+		php_error_docref(NULL, E_WARNING, "async.stack_size must be 0 (the default) or at least 16K");
+		return FAILURE;
+	}
+	ASYNC_G(stack_size) = size;
+	return SUCCESS;
+}
+
+static ZEND_INI_MH(OnUpdateZombieTimeout)
+{
+	double seconds = zend_strtod(ZSTR_VAL(new_value), NULL);
+	if (seconds < 0) {
+		php_error_docref(NULL, E_WARNING, "async.zombie_coroutine_timeout must not be negative");
+		return FAILURE;
+	}
+	ASYNC_G(zombie_timeout) = seconds;
+	return SUCCESS;
+}
+
+PHP_INI_BEGIN()
+	STD_PHP_INI_ENTRY("async.reactor", "uv", PHP_INI_ALL, OnUpdateString, reactor, zend_async_globals, async_globals)
+	STD_PHP_INI_ENTRY("async.backend_dir", "", PHP_INI_ALL, OnUpdateString, backend_dir, zend_async_globals, async_globals)
+	PHP_INI_ENTRY("async.zombie_coroutine_timeout", "2", PHP_INI_ALL, OnUpdateZombieTimeout)
+	PHP_INI_ENTRY("async.stack_size", "512K", PHP_INI_ALL, OnUpdateStackSize)
+PHP_INI_END()
+
+/* -------------------------------------------------------------- runtime */
+
+static int create_runtime(tasync_runtime_t **out, char *errbuf, size_t errbuf_size)
+{
+	tasync_runtime_options_t o;
+	memset(&o, 0, sizeof(o));
+	o.size = sizeof(o);
+	o.flags = TASYNC_RUNTIME_FALLBACK_DEFAULT;
+	o.backend = ASYNC_G(reactor);
+	o.backend_dir = ASYNC_G(backend_dir) && *ASYNC_G(backend_dir) ? ASYNC_G(backend_dir) : NULL;
+	o.stack_size = (size_t) ASYNC_G(stack_size);
+	o.host = &async_host;
+	o.errbuf = errbuf;
+	o.errbuf_size = errbuf_size;
+	o.zombie_timeout_ns = ASYNC_G(zombie_timeout) > 0 ? (uint64_t) (ASYNC_G(zombie_timeout) * 1e9) : 1;
+	return tasync_runtime_create(&o, out);
+}
+
+tasync_runtime_t *async_runtime(void)
+{
+	if (EXPECTED(ASYNC_G(rt) != NULL)) {
+		return ASYNC_G(rt);
+	}
+	if (ASYNC_G(fiber_used) || EG(active_fiber) != NULL) {
+		zend_throw_exception(async_ce_async_exception,
+			"Cannot use True Async after a Fiber was created: Fibers and coroutines exclude each other", 0);
+		return NULL;
+	}
+	char why[512] = "";
+	tasync_runtime_t *rt = NULL;
+	int rc = create_runtime(&rt, why, sizeof(why));
+	if (rc != 0) {
+		async_safe_point();
+		zend_throw_exception_ex(async_ce_async_exception, rc, "Cannot start the True Async runtime: %s",
+			why[0] ? why : tasync_strerror(rc));
+		return NULL;
+	}
+	ASYNC_G(rt) = rt;
+	ASYNC_G(main_co) = tasync_coroutine_current(rt);
+	tasync_coroutine_set_host_data(ASYNC_G(main_co), &ASYNC_G(main_vm));
+	/* A backend that could not be loaded was replaced by uv: say why. */
+	async_safe_point();
+	return rt;
+}
+
+/* Reports an exception as PHP reports uncaught ones (exit status 255). */
+static void report_fatal(zend_object *ex)
+{
+	ASYNC_G(reported) = true;
+	if (EG(exception)) {
+		zend_clear_exception();
+	}
+	zend_try {
+		/* Takes the reference. E_DONT_BAIL inside: the request goes on to
+		 * run shutdown functions, as after the main script's own. */
+		zend_exception_error(ex, E_ERROR);
+	} zend_end_try();
+}
+
+/*
+ * Runs the scheduler until no active coroutine remains (rule C3), then
+ * reports what went wrong: a deadlock (C14) or an exception no one handled.
+ */
+static void drain(void)
+{
+	tasync_runtime_t *rt = ASYNC_G(rt);
+	if (rt == NULL) {
+		return;
+	}
+	ASYNC_G(in_drain) = true;
+	if (ASYNC_G(exit_called) || CG(unclean_shutdown)) {
+		/* After exit() or a fatal error, what was running unwinds. */
+		async_abort_all(CG(unclean_shutdown) ? ASYNC_ABORT_BAILOUT : ASYNC_ABORT_EXIT);
+		ASYNC_G(exit_called) = false;
+	}
+	int rc = tasync_runtime_run(rt);
+	ASYNC_G(in_drain) = false;
+	ASYNC_G(abort_mode) = ASYNC_ABORT_NONE;
+	async_safe_point();
+
+	if (ASYNC_G(reported) || CG(unclean_shutdown)) {
+		return;
+	}
+	if (rc == TASYNC_EDEADLOCK && ASYNC_G(deadlock_message) != NULL) {
+		zend_object *ex = async_error_create_at(async_ce_deadlock_error, ZSTR_VAL(ASYNC_G(deadlock_message)),
+			ASYNC_G(deadlock_file) ? ASYNC_G(deadlock_file) : ZSTR_EMPTY_ALLOC(), ASYNC_G(deadlock_line));
+		report_fatal(ex);
+		return;
+	}
+	if (ASYNC_G(uncaught) != NULL) {
+		zend_object *ex = ASYNC_G(uncaught);
+		ASYNC_G(uncaught) = NULL;
+		report_fatal(ex);
+	}
+}
+
+/* The first shutdown function of every request (see the top comment). */
+static ZEND_NAMED_FUNCTION(async_end_of_script)
+{
+	(void) execute_data;
+	(void) return_value;
+	drain();
+}
+
+static zend_internal_function end_of_script_function;
+
+static void register_end_of_script(void)
+{
+	php_shutdown_function_entry entry;
+	memset(&entry, 0, sizeof(entry));
+	entry.fci.size = sizeof(zend_fcall_info);
+	ZVAL_UNDEF(&entry.fci.function_name);
+	entry.fci_cache.function_handler = (zend_function *) &end_of_script_function;
+	register_user_shutdown_function("\0async", sizeof("\0async") - 1, &entry);
+}
+
+/* ------------------------------------------------------------- module */
+
+static PHP_GINIT_FUNCTION(async)
+{
+#if defined(COMPILE_DL_ASYNC) && defined(ZTS)
+	ZEND_TSRMLS_CACHE_UPDATE();
+#endif
+	memset(async_globals, 0, sizeof(*async_globals));
+}
+
+static PHP_MINIT_FUNCTION(async)
+{
+	REGISTER_INI_ENTRIES();
+	async_register_exceptions();
+	async_register_interfaces();
+	async_register_coroutine_class();
+	async_register_timeout_class();
+	async_fiber_guard_startup();
+	async_exit_hook_startup();
+
+	end_of_script_function.type = ZEND_INTERNAL_FUNCTION;
+	end_of_script_function.function_name = zend_string_init_interned("Async\\{end of script}", sizeof("Async\\{end of script}") - 1, 1);
+	end_of_script_function.handler = async_end_of_script;
+	end_of_script_function.module = &async_module_entry;
+	return SUCCESS;
+}
+
+static PHP_MSHUTDOWN_FUNCTION(async)
+{
+	async_exit_hook_shutdown();
+	async_fiber_guard_shutdown();
+	UNREGISTER_INI_ENTRIES();
+	return SUCCESS;
+}
+
+static PHP_RINIT_FUNCTION(async)
+{
+#if defined(COMPILE_DL_ASYNC) && defined(ZTS)
+	ZEND_TSRMLS_CACHE_UPDATE();
+#endif
+	ASYNC_G(rt) = NULL;
+	ASYNC_G(main_co) = NULL;
+	ASYNC_G(main_object) = NULL;
+	memset(&ASYNC_G(main_vm), 0, sizeof(ASYNC_G(main_vm)));
+	memset(&ASYNC_G(main_wait), 0, sizeof(ASYNC_G(main_wait)));
+	zend_hash_init(&ASYNC_G(coroutines), 8, NULL, NULL, 0);
+	zend_hash_init(&ASYNC_G(filenames), 8, NULL, ZVAL_PTR_DTOR, 0);
+	ASYNC_G(last_filename) = NULL;
+	ASYNC_G(deferred) = NULL;
+	ASYNC_G(deferred_count) = ASYNC_G(deferred_size) = 0;
+	ASYNC_G(warnings) = NULL;
+	ASYNC_G(warning_count) = ASYNC_G(warning_size) = 0;
+	ASYNC_G(deadlock_message) = NULL;
+	ASYNC_G(deadlock_file) = NULL;
+	ASYNC_G(deadlock_line) = 0;
+	ASYNC_G(uncaught) = NULL;
+	ASYNC_G(abort_mode) = ASYNC_ABORT_NONE;
+	ASYNC_G(in_drain) = false;
+	ASYNC_G(exit_called) = false;
+	ASYNC_G(fiber_used) = false;
+	ASYNC_G(reported) = false;
+	register_end_of_script();
+	return SUCCESS;
+}
+
+static PHP_RSHUTDOWN_FUNCTION(async)
+{
+	tasync_runtime_t *rt = ASYNC_G(rt);
+	if (rt != NULL) {
+		/* What shutdown functions and destructors started (C16, C19). */
+		drain();
+		/* What is left (after a deadlock, exit or a fatal error) unwinds. */
+		ASYNC_G(in_drain) = true;
+		async_abort_all(ASYNC_ABORT_SHUTDOWN);
+		tasync_runtime_run(rt);
+		ASYNC_G(in_drain) = false;
+		async_safe_point();
+
+		if (ASYNC_G(main_object) != NULL) {
+			/* The main coroutine dies with the runtime: detach its object. */
+			async_coroutine *c = async_coroutine_from_obj(ASYNC_G(main_object));
+			tasync_coroutine_release(c->co);
+			c->co = NULL;
+			OBJ_RELEASE(ASYNC_G(main_object));
+			ASYNC_G(main_object) = NULL;
+		}
+		tasync_coroutine_set_host_data(ASYNC_G(main_co), NULL);
+		ASYNC_G(rt) = NULL;
+		ASYNC_G(main_co) = NULL;
+		tasync_runtime_destroy(rt);
+		/* Show nothing more; release what the teardown handed back. */
+		for (uint32_t i = 0; i < ASYNC_G(warning_count); i++) {
+			zend_string_release(ASYNC_G(warnings)[i]);
+		}
+		ASYNC_G(warning_count) = 0;
+		async_safe_point();
+	}
+	if (ASYNC_G(uncaught) != NULL) {
+		OBJ_RELEASE(ASYNC_G(uncaught));
+		ASYNC_G(uncaught) = NULL;
+	}
+	if (ASYNC_G(deadlock_message) != NULL) {
+		zend_string_release(ASYNC_G(deadlock_message));
+		ASYNC_G(deadlock_message) = NULL;
+	}
+	if (ASYNC_G(deadlock_file) != NULL) {
+		zend_string_release(ASYNC_G(deadlock_file));
+		ASYNC_G(deadlock_file) = NULL;
+	}
+	if (ASYNC_G(deferred) != NULL) {
+		efree(ASYNC_G(deferred));
+		ASYNC_G(deferred) = NULL;
+	}
+	if (ASYNC_G(warnings) != NULL) {
+		efree(ASYNC_G(warnings));
+		ASYNC_G(warnings) = NULL;
+	}
+	ASYNC_G(warning_count) = ASYNC_G(warning_size) = 0;
+	zend_hash_destroy(&ASYNC_G(coroutines));
+	zend_hash_destroy(&ASYNC_G(filenames));
+	ASYNC_G(last_filename) = NULL;
+	return SUCCESS;
+}
+
+static void capability_names(uint64_t caps, smart_str *out)
+{
+	static const struct { uint64_t bit; const char *name; } names[] = {
+		{ TASYNC_CAP_COMPLETION, "completion" },
+		{ TASYNC_CAP_OFFLOAD, "offload" },
+		{ TASYNC_CAP_FILE_READINESS, "file-readiness" },
+		{ TASYNC_CAP_PIDFD, "pidfd" },
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (caps & names[i].bit) {
+			if (out->s != NULL && ZSTR_LEN(out->s) > 0) {
+				smart_str_appends(out, ", ");
+			}
+			smart_str_appends(out, names[i].name);
+		}
+	}
+	if (out->s == NULL || ZSTR_LEN(out->s) == 0) {
+		smart_str_appends(out, "none");
+	}
+	smart_str_0(out);
+}
+
+static void op_names(uint64_t mask, smart_str *out)
+{
+	static const char *names[TASYNC_OP_COUNT_] = {
+		"nop", "read", "write", "recv", "send", "accept", "connect", "close", "fsync", "openat",
+	};
+	for (int op = 0; op < TASYNC_OP_COUNT_; op++) {
+		if (mask & TASYNC_OP_BIT(op)) {
+			if (out->s != NULL && ZSTR_LEN(out->s) > 0) {
+				smart_str_appends(out, ", ");
+			}
+			smart_str_appends(out, names[op]);
+		}
+	}
+	if (out->s == NULL || ZSTR_LEN(out->s) == 0) {
+		smart_str_appends(out, "none (emulated by the core)");
+	}
+	smart_str_0(out);
+}
+
+static PHP_MINFO_FUNCTION(async)
+{
+	char buf[256];
+	php_info_print_table_start();
+	php_info_print_table_row(2, "True Async support", "enabled");
+	php_info_print_table_row(2, "Extension version", PHP_ASYNC_VERSION);
+	uint32_t core_abi = tasync_core_abi_version();
+	snprintf(buf, sizeof(buf), "%u.%u (libtasync %s, built against %u.%u)",
+		TASYNC_ABI_MAJOR_OF(core_abi), TASYNC_ABI_MINOR_OF(core_abi), tasync_core_version_string(),
+		TASYNC_ABI_VERSION_MAJOR, TASYNC_ABI_VERSION_MINOR);
+	php_info_print_table_row(2, "ABI version", buf);
+
+	/* The backend in use: the request's runtime, or a short-lived one. */
+	tasync_runtime_t *rt = ASYNC_G(rt);
+	bool temporary = false;
+	char why[512] = "";
+	if (rt == NULL && tasync_runtime_current() == NULL) {
+		if (create_runtime(&rt, why, sizeof(why)) == 0) {
+			temporary = true;
+		} else {
+			rt = NULL;
+		}
+	}
+	for (uint32_t i = 0; i < ASYNC_G(warning_count); i++) {
+		php_info_print_table_row(2, "Backend warning", ZSTR_VAL(ASYNC_G(warnings)[i]));
+		zend_string_release(ASYNC_G(warnings)[i]);
+	}
+	ASYNC_G(warning_count) = 0;
+	if (rt != NULL) {
+		tasync_backend_info_t info;
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		tasync_runtime_backend_info(rt, &info);
+		php_info_print_table_row(2, "Backend", info.name ? info.name : "?");
+		php_info_print_table_row(2, "Backend version", info.version ? info.version : "?");
+		php_info_print_table_row(2, "Backend path", info.path ? info.path : "?");
+		snprintf(buf, sizeof(buf), "%u.%u", TASYNC_ABI_MAJOR_OF(info.abi_version), TASYNC_ABI_MINOR_OF(info.abi_version));
+		php_info_print_table_row(2, "Backend ABI version", buf);
+		smart_str caps = {0}, ops = {0};
+		capability_names(info.capabilities, &caps);
+		op_names(info.op_mask, &ops);
+		php_info_print_table_row(2, "Backend capabilities", ZSTR_VAL(caps.s));
+		php_info_print_table_row(2, "Native operations", ZSTR_VAL(ops.s));
+		smart_str_free(&caps);
+		smart_str_free(&ops);
+	} else {
+		php_info_print_table_row(2, "Backend", why[0] ? why : "not loaded");
+	}
+	if (temporary) {
+		tasync_runtime_destroy(rt);
+		async_safe_point();
+	}
+	php_info_print_table_end();
+	DISPLAY_INI_ENTRIES();
+}
+
+static const zend_module_dep async_deps[] = {
+	ZEND_MOD_REQUIRED("standard")
+	ZEND_MOD_END
+};
+
+zend_module_entry async_module_entry = {
+	STANDARD_MODULE_HEADER_EX,
+	NULL,
+	async_deps,
+	"async",
+	NULL, /* functions: set in get_module */
+	PHP_MINIT(async),
+	PHP_MSHUTDOWN(async),
+	PHP_RINIT(async),
+	PHP_RSHUTDOWN(async),
+	PHP_MINFO(async),
+	PHP_ASYNC_VERSION,
+	PHP_MODULE_GLOBALS(async),
+	PHP_GINIT(async),
+	NULL,
+	NULL,
+	STANDARD_MODULE_PROPERTIES_EX
+};
+
+#ifdef COMPILE_DL_ASYNC
+#ifdef ZTS
+ZEND_TSRMLS_CACHE_DEFINE()
+#endif
+ZEND_DLEXPORT zend_module_entry *get_module(void);
+ZEND_DLEXPORT zend_module_entry *get_module(void)
+{
+	async_module_entry.functions = async_functions;
+	return &async_module_entry;
+}
+#endif

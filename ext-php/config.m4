@@ -1,0 +1,19 @@
+dnl config.m4 for the async extension: the PECL/PIE way to build it,
+dnl `phpize && ./configure && make && make install`, against an installed
+dnl tasync core found with pkg-config (tasync.pc, installed by the core).
+PHP_ARG_ENABLE([async],
+  [whether to enable True Async support],
+  [AS_HELP_STRING([--enable-async], [Enable True Async support (needs libtasync)])],
+  [yes])
+
+if test "$PHP_ASYNC" != "no"; then
+  PKG_CHECK_MODULES([TASYNC], [tasync >= 0.1.0], [],
+    [AC_MSG_ERROR([libtasync not found: install the tasync core (meson install) or set PKG_CONFIG_PATH])])
+  PHP_EVAL_INCLINE([$TASYNC_CFLAGS])
+  PHP_EVAL_LIBLINE([$TASYNC_LIBS], [ASYNC_SHARED_LIBADD])
+  PHP_SUBST([ASYNC_SHARED_LIBADD])
+  AC_DEFINE([HAVE_ASYNC], [1], [Whether True Async is enabled])
+  PHP_NEW_EXTENSION([async],
+    [async.c coroutine.c exceptions.c fiber_guard.c functions.c host.c timeout.c],
+    [$ext_shared],, [-DZEND_ENABLE_STATIC_TSRMLS_CACHE=1])
+fi

@@ -1,0 +1,536 @@
+/*
+ * coroutine.c - Async\Coroutine and the entry point every PHP coroutine
+ * starts in.
+ *
+ * Ownership: the PHP object holds one reference to the core coroutine (its
+ * `co`), and the core holds one reference to the PHP object through the
+ * spawn argument until the coroutine no longer needs it (arg_release). So a
+ * coroutine that has not finished always has a live PHP object, whatever
+ * the user keeps, and the object outlives the core's need for it.
+ *
+ * Each coroutine runs on its own PHP VM stack, set up here the way
+ * Zend/zend_fibers.c sets up a Fiber's (zend_fiber_execute), below a frame
+ * of an internal pseudo-function so that the engine always has a current
+ * frame. The executor state is swapped in host.c's switch hooks.
+ */
+#include "php_async.h"
+
+#include "zend_builtin_functions.h"
+#include "zend_interfaces.h"
+#include "stubs/coroutine_arginfo.h"
+
+/* The first VM stack page of a coroutine: 4 KiB (Fibers take 16 KiB),
+ * so that many suspended coroutines stay cheap; it grows on demand. */
+#define ASYNC_VM_STACK_SIZE (256 * sizeof(zval))
+
+zend_class_entry *async_ce_coroutine;
+static zend_object_handlers coroutine_handlers;
+
+/* The frame at the bottom of every coroutine's VM stack. */
+static zend_function async_coroutine_function = { ZEND_INTERNAL_FUNCTION };
+
+/* ------------------------------------------------------------- object */
+
+static zend_object *coroutine_create(zend_class_entry *ce)
+{
+	async_coroutine *c = zend_object_alloc(sizeof(async_coroutine), ce);
+	memset(c, 0, XtOffsetOf(async_coroutine, std));
+	ZVAL_UNDEF(&c->fci.function_name);
+	ZVAL_UNDEF(&c->named);
+	zend_object_std_init(&c->std, ce);
+	object_properties_init(&c->std, ce);
+	c->std.handlers = &coroutine_handlers;
+	return &c->std;
+}
+
+/* Drops the callable and its arguments (PHP context only). */
+static void coroutine_release_call(async_coroutine *c)
+{
+	zval_ptr_dtor(&c->fci.function_name);
+	ZVAL_UNDEF(&c->fci.function_name);
+	if (c->fci.params != NULL) {
+		for (uint32_t i = 0; i < c->fci.param_count; i++) {
+			zval_ptr_dtor(&c->fci.params[i]);
+		}
+		efree(c->fci.params);
+		c->fci.params = NULL;
+		c->fci.param_count = 0;
+	}
+	zval_ptr_dtor(&c->named);
+	ZVAL_UNDEF(&c->named);
+	c->fci.named_params = NULL;
+}
+
+static void coroutine_free(zend_object *obj)
+{
+	async_coroutine *c = async_coroutine_from_obj(obj);
+	if (c->co != NULL) {
+		if (!c->is_main) {
+			tasync_coroutine_set_host_data(c->co, NULL);
+		}
+		tasync_coroutine_release(c->co);
+		c->co = NULL;
+	}
+	coroutine_release_call(c);
+	/* Only a coroutine abandoned by a destroyed runtime still has pages. */
+	zend_vm_stack stack = c->vm.vm_stack;
+	while (stack != NULL) {
+		zend_vm_stack prev = stack->prev;
+		efree(stack);
+		stack = prev;
+	}
+	c->vm.vm_stack = NULL;
+	zend_object_std_dtor(obj);
+}
+
+static HashTable *coroutine_get_gc(zend_object *obj, zval **table, int *num)
+{
+	async_coroutine *c = async_coroutine_from_obj(obj);
+	zend_get_gc_buffer *buf = zend_get_gc_buffer_create();
+	HashTable *last_symbol_table = NULL;
+
+	zend_get_gc_buffer_add_zval(buf, &c->fci.function_name);
+	for (uint32_t i = 0; i < c->fci.param_count; i++) {
+		zend_get_gc_buffer_add_zval(buf, &c->fci.params[i]);
+	}
+	zend_get_gc_buffer_add_zval(buf, &c->named);
+
+	if (c->co != NULL) {
+		uint32_t flags = tasync_coroutine_flags(c->co);
+		if (flags & TASYNC_CO_COMPLETED) {
+			/* Rule C17: the result and the exception are visible. */
+			void *value = NULL, *error = NULL;
+			if (tasync_coroutine_outcome(c->co, &value, &error) == 0) {
+				if (value != NULL) {
+					zend_get_gc_buffer_add_zval(buf, async_value_zval(value));
+				}
+				if (error != NULL) {
+					zend_get_gc_buffer_add_obj(buf, (zend_object *) error);
+				}
+			}
+		} else if (!c->is_main && (flags & TASYNC_CO_SUSPENDED) && c->vm.current_execute_data != NULL) {
+			/* The frames of a suspended coroutine, as Fibers report theirs. */
+			for (zend_execute_data *ex = c->vm.current_execute_data; ex != NULL; ex = ex->prev_execute_data) {
+				HashTable *symbol_table = zend_unfinished_execution_gc_ex(
+					ex, ex->func && ZEND_USER_CODE(ex->func->type) ? ex->call : NULL, buf, false);
+				if (symbol_table != NULL) {
+					if (last_symbol_table != NULL) {
+						zval *val;
+						ZEND_HASH_FOREACH_VAL(last_symbol_table, val) {
+							if (EXPECTED(Z_TYPE_P(val) == IS_INDIRECT)) {
+								val = Z_INDIRECT_P(val);
+							}
+							zend_get_gc_buffer_add_zval(buf, val);
+						} ZEND_HASH_FOREACH_END();
+					}
+					last_symbol_table = symbol_table;
+				}
+			}
+		}
+	}
+	zend_get_gc_buffer_use(buf, table, num);
+	return last_symbol_table;
+}
+
+zend_object *async_coroutine_object_for(tasync_coroutine_t *co)
+{
+	void *hd = tasync_coroutine_host_data(co);
+	if (hd == &ASYNC_G(main_vm)) {
+		return async_main_coroutine_object();
+	}
+	if (hd == NULL) {
+		return NULL;
+	}
+	return &((async_coroutine *) ((char *) hd - XtOffsetOf(async_coroutine, vm)))->std;
+}
+
+zend_object *async_main_coroutine_object(void)
+{
+	if (ASYNC_G(main_object) == NULL) {
+		zval zv;
+		object_init_ex(&zv, async_ce_coroutine);
+		async_coroutine *c = async_coroutine_from_obj(Z_OBJ(zv));
+		c->is_main = true;
+		c->started = true;
+		c->co = ASYNC_G(main_co);
+		tasync_coroutine_retain(c->co);
+		ASYNC_G(main_object) = Z_OBJ(zv);
+	}
+	return ASYNC_G(main_object);
+}
+
+tasync_awaitable_t *async_awaitable_of(zend_object *obj)
+{
+	if (instanceof_function(obj->ce, async_ce_coroutine)) {
+		async_coroutine *c = async_coroutine_from_obj(obj);
+		return c->co != NULL ? tasync_coroutine_awaitable(c->co) : NULL;
+	}
+	if (instanceof_function(obj->ce, async_ce_timeout)) {
+		return async_timeout_from_obj(obj)->aw;
+	}
+	return NULL;
+}
+
+/* ----------------------------------------------------------- entry */
+
+/* The coroutine ended with EG(exception) set. */
+static void coroutine_failed(async_coroutine *c, tasync_coroutine_t *self)
+{
+	zend_object *ex = EG(exception);
+	if (zend_is_unwind_exit(ex) || zend_is_graceful_exit(ex)) {
+		/* exit()/die() in this coroutine, or it was unwound because the
+		 * request is ending: the program stops after this one unwound. */
+		zend_clear_exception();
+		if (!c->doomed) {
+			async_abort_all(ASYNC_ABORT_EXIT);
+		}
+		return;
+	}
+	GC_ADDREF(ex);
+	zend_clear_exception();
+	tasync_coroutine_set_error(self, ex);
+	/* Nobody waits for it and it is not a cancellation (rule C7): the
+	 * exception reached the top of the coroutine unhandled. It is reported
+	 * as PHP reports uncaught exceptions, at the end of the script. */
+	if (c->awaiters == 0 && ASYNC_G(uncaught) == NULL
+			&& !instanceof_function(ex->ce, async_ce_cancellation_error)) {
+		GC_ADDREF(ex);
+		ASYNC_G(uncaught) = ex;
+	}
+	OBJ_RELEASE(ex);
+}
+
+void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
+{
+	async_coroutine *c = arg;
+	bool bailed_out = false;
+
+	/* The error_reporting the script started with, as for a new Fiber. */
+	zend_long error_reporting = INI_INT("error_reporting");
+	if (!error_reporting && !INI_STR("error_reporting")) {
+		error_reporting = E_ALL;
+	}
+
+	zend_vm_stack stack = zend_vm_stack_new_page(ASYNC_VM_STACK_SIZE, NULL);
+	EG(vm_stack) = stack;
+	EG(vm_stack_top) = stack->top + ZEND_CALL_FRAME_SLOT;
+	EG(vm_stack_end) = stack->end;
+	EG(vm_stack_page_size) = ASYNC_VM_STACK_SIZE;
+
+	zend_execute_data *bottom = (zend_execute_data *) stack->top;
+	memset(bottom, 0, sizeof(zend_execute_data));
+	bottom->func = &async_coroutine_function;
+	EG(current_execute_data) = bottom;
+	EG(jit_trace_num) = 0;
+	EG(error_reporting) = (int) error_reporting;
+	EG(active_fiber) = NULL;
+#ifdef ZEND_CHECK_STACK_LIMIT
+	{
+		/* The core does not expose the stack bounds: measure from here. */
+		char here;
+		size_t size = ASYNC_G(stack_size) > 0 ? (size_t) ASYNC_G(stack_size) : 256 * 1024;
+		EG(stack_base) = &here;
+		EG(stack_limit) = (char *) &here - size + EG(reserved_stack_size) + 4096;
+	}
+#endif
+	c->bottom = bottom;
+	c->started = true;
+
+	zend_first_try {
+		async_safe_point();
+		if (!EG(exception) && !c->doomed) {
+			zval retval;
+			ZVAL_UNDEF(&retval);
+			c->fci.retval = &retval;
+			zend_call_function(&c->fci, &c->fcc);
+			if (!EG(exception) && !Z_ISUNDEF(retval)) {
+				void *box = async_value_box(&retval);
+				tasync_coroutine_set_result(self, box);
+				tasync_value_release(ASYNC_G(rt), box);
+			}
+			zval_ptr_dtor(&retval);
+		}
+		if (EG(exception)) {
+			coroutine_failed(c, self);
+		}
+		/* Destructors run here, still inside the coroutine. */
+		coroutine_release_call(c);
+		async_safe_point();
+		if (EG(exception)) {
+			coroutine_failed(c, self);
+		}
+	} zend_catch {
+		/* A fatal error: the message is out; the frames are abandoned, as
+		 * PHP abandons the main script's on a fatal error. */
+		bailed_out = true;
+		EG(current_execute_data) = bottom;
+	} zend_end_try();
+
+	if (bailed_out) {
+		if (EG(exception)) {
+			zend_clear_exception();
+		}
+		async_abort_all(ASYNC_ABORT_BAILOUT);
+	}
+
+	zend_vm_stack_destroy();
+	EG(vm_stack) = NULL;
+	EG(vm_stack_top) = NULL;
+	EG(vm_stack_end) = NULL;
+	EG(current_execute_data) = NULL;
+	c->vm.vm_stack = NULL;
+	c->vm.current_execute_data = NULL;
+	c->bottom = NULL;
+}
+
+void async_coroutine_arg_release(void *arg)
+{
+	async_coroutine *c = arg;
+	zval zv;
+	/* Called from inside the core: only bookkeeping here, the releases
+	 * wait for a safe point. */
+	if (c->co != NULL) {
+		zend_hash_index_del(&ASYNC_G(coroutines), (zend_ulong) tasync_coroutine_id(c->co));
+	}
+	if (!c->started) {
+		/* Cancelled before it started (rule C7): it never runs. */
+		async_defer_release(&c->fci.function_name);
+		ZVAL_UNDEF(&c->fci.function_name);
+		for (uint32_t i = 0; i < c->fci.param_count; i++) {
+			async_defer_release(&c->fci.params[i]);
+		}
+		c->fci.param_count = 0;
+		async_defer_release(&c->named);
+		ZVAL_UNDEF(&c->named);
+		c->fci.named_params = NULL;
+	}
+	ZVAL_OBJ(&zv, &c->std);
+	async_defer_release(&zv);
+}
+
+/* ---------------------------------------------------------- methods */
+
+#define THIS_COROUTINE() async_coroutine_from_obj(Z_OBJ_P(ZEND_THIS))
+
+static uint32_t this_flags(INTERNAL_FUNCTION_PARAMETERS)
+{
+	async_coroutine *c = THIS_COROUTINE();
+	(void) return_value;
+	return c->co != NULL ? tasync_coroutine_flags(c->co) : TASYNC_CO_STARTED | TASYNC_CO_COMPLETED;
+}
+
+ZEND_METHOD(Async_Coroutine, __construct)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	zend_throw_error(NULL, "Cannot directly construct Async\\Coroutine, use Async\\spawn()");
+}
+
+ZEND_METHOD(Async_Coroutine, getId)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	async_coroutine *c = THIS_COROUTINE();
+	RETURN_LONG(c->co != NULL ? (zend_long) tasync_coroutine_id(c->co) : 0);
+}
+
+ZEND_METHOD(Async_Coroutine, getResult)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	async_coroutine *c = THIS_COROUTINE();
+	void *value = NULL, *error = NULL;
+	if (c->co != NULL && tasync_coroutine_outcome(c->co, &value, &error) == 0 && error == NULL) {
+		async_value_unbox(value, return_value);
+		return;
+	}
+	RETURN_NULL();
+}
+
+ZEND_METHOD(Async_Coroutine, getException)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	async_coroutine *c = THIS_COROUTINE();
+	void *value = NULL, *error = NULL;
+	if (c->co != NULL && tasync_coroutine_outcome(c->co, &value, &error) == 0 && error != NULL) {
+		RETURN_OBJ_COPY((zend_object *) error);
+	}
+	RETURN_NULL();
+}
+
+ZEND_METHOD(Async_Coroutine, cancel)
+{
+	zend_object *error = NULL;
+	ZEND_PARSE_PARAMETERS_START(0, 1)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_OBJ_OF_CLASS_OR_NULL(error, async_ce_cancellation_error)
+	ZEND_PARSE_PARAMETERS_END();
+	async_coroutine *c = THIS_COROUTINE();
+	if (c->co == NULL) {
+		return;
+	}
+	int rc = tasync_coroutine_cancel(c->co, error);
+	async_safe_point();
+	if (rc != 0 && !EG(exception)) {
+		async_throw_error(rc, NULL);
+	}
+}
+
+ZEND_METHOD(Async_Coroutine, isStarted)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	RETURN_BOOL(this_flags(INTERNAL_FUNCTION_PARAM_PASSTHRU) & TASYNC_CO_STARTED);
+}
+
+ZEND_METHOD(Async_Coroutine, isQueued)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	RETURN_BOOL(this_flags(INTERNAL_FUNCTION_PARAM_PASSTHRU) & TASYNC_CO_QUEUED);
+}
+
+ZEND_METHOD(Async_Coroutine, isRunning)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	RETURN_BOOL(this_flags(INTERNAL_FUNCTION_PARAM_PASSTHRU) & TASYNC_CO_RUNNING);
+}
+
+ZEND_METHOD(Async_Coroutine, isSuspended)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	RETURN_BOOL(this_flags(INTERNAL_FUNCTION_PARAM_PASSTHRU) & TASYNC_CO_SUSPENDED);
+}
+
+ZEND_METHOD(Async_Coroutine, isCancelled)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	RETURN_BOOL(this_flags(INTERNAL_FUNCTION_PARAM_PASSTHRU) & TASYNC_CO_CANCELLED);
+}
+
+ZEND_METHOD(Async_Coroutine, isCancellationRequested)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	RETURN_BOOL(this_flags(INTERNAL_FUNCTION_PARAM_PASSTHRU) & TASYNC_CO_CANCEL_REQUESTED);
+}
+
+ZEND_METHOD(Async_Coroutine, isCompleted)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	RETURN_BOOL(this_flags(INTERNAL_FUNCTION_PARAM_PASSTHRU) & TASYNC_CO_COMPLETED);
+}
+
+static void location_array(zval *rv, tasync_location_t loc)
+{
+	array_init_size(rv, 2);
+	add_next_index_string(rv, loc.file != NULL ? loc.file : "");
+	add_next_index_long(rv, loc.file != NULL ? (zend_long) loc.line : 0);
+}
+
+static void location_string(zval *rv, tasync_location_t loc)
+{
+	if (loc.file == NULL) {
+		ZVAL_EMPTY_STRING(rv);
+		return;
+	}
+	ZVAL_STR(rv, zend_strpprintf(0, "%s:%u", loc.file, (unsigned) loc.line));
+}
+
+ZEND_METHOD(Async_Coroutine, getSpawnFileAndLine)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	async_coroutine *c = THIS_COROUTINE();
+	location_array(return_value, c->co ? tasync_coroutine_spawn_location(c->co) : (tasync_location_t){0});
+}
+
+ZEND_METHOD(Async_Coroutine, getSpawnLocation)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	async_coroutine *c = THIS_COROUTINE();
+	location_string(return_value, c->co ? tasync_coroutine_spawn_location(c->co) : (tasync_location_t){0});
+}
+
+ZEND_METHOD(Async_Coroutine, getSuspendFileAndLine)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	async_coroutine *c = THIS_COROUTINE();
+	location_array(return_value, c->co ? tasync_coroutine_suspend_location(c->co) : (tasync_location_t){0});
+}
+
+ZEND_METHOD(Async_Coroutine, getSuspendLocation)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	async_coroutine *c = THIS_COROUTINE();
+	location_string(return_value, c->co ? tasync_coroutine_suspend_location(c->co) : (tasync_location_t){0});
+}
+
+ZEND_METHOD(Async_Coroutine, getAwaitingInfo)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	async_coroutine *c = THIS_COROUTINE();
+	array_init(return_value);
+	if (c->co == NULL || !(tasync_coroutine_flags(c->co) & TASYNC_CO_SUSPENDED)) {
+		return;
+	}
+	const async_wait_info *w = c->is_main ? &ASYNC_G(main_wait) : &c->wait;
+	switch (w->kind) {
+		case ASYNC_WAIT_SUSPEND:
+			add_assoc_string(return_value, "type", "suspend");
+			break;
+		case ASYNC_WAIT_AWAIT:
+			add_assoc_string(return_value, "type", "await");
+			if (w->target != 0) {
+				add_assoc_long(return_value, "coroutine", (zend_long) w->target);
+			}
+			break;
+		case ASYNC_WAIT_AWAIT_MANY:
+			add_assoc_string(return_value, "type", "await_many");
+			add_assoc_long(return_value, "count", (zend_long) w->target);
+			break;
+		case ASYNC_WAIT_DELAY:
+			add_assoc_string(return_value, "type", "delay");
+			add_assoc_long(return_value, "ms", (zend_long) w->target);
+			break;
+		case ASYNC_WAIT_NONE:
+			break;
+	}
+	if (w->kind != ASYNC_WAIT_NONE) {
+		zval loc;
+		location_string(&loc, tasync_coroutine_suspend_location(c->co));
+		add_assoc_zval(return_value, "location", &loc);
+	}
+}
+
+ZEND_METHOD(Async_Coroutine, getTrace)
+{
+	zend_long options = DEBUG_BACKTRACE_PROVIDE_OBJECT, limit = 0;
+	ZEND_PARSE_PARAMETERS_START(0, 2)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_LONG(options)
+		Z_PARAM_LONG(limit)
+	ZEND_PARSE_PARAMETERS_END();
+	async_coroutine *c = THIS_COROUTINE();
+	if (c->co == NULL) {
+		RETURN_EMPTY_ARRAY();
+	}
+	uint32_t flags = tasync_coroutine_flags(c->co);
+	if (flags & TASYNC_CO_RUNNING) {
+		zend_fetch_debug_backtrace(return_value, 1, (int) options, (int) limit);
+		return;
+	}
+	const async_vm_state *vm = c->is_main ? &ASYNC_G(main_vm) : &c->vm;
+	if (!(flags & TASYNC_CO_SUSPENDED) || vm->current_execute_data == NULL) {
+		RETURN_EMPTY_ARRAY();
+	}
+	/* Walk the suspended coroutine's frames as if they were current. */
+	zend_execute_data *saved = EG(current_execute_data);
+	EG(current_execute_data) = vm->current_execute_data;
+	zend_fetch_debug_backtrace(return_value, 0, (int) options, (int) limit);
+	EG(current_execute_data) = saved;
+}
+
+void async_register_coroutine_class(void)
+{
+	async_ce_coroutine = register_class_Async_Coroutine(async_ce_future_like);
+	async_ce_coroutine->create_object = coroutine_create;
+	memcpy(&coroutine_handlers, zend_get_std_object_handlers(), sizeof(zend_object_handlers));
+	coroutine_handlers.offset = XtOffsetOf(async_coroutine, std);
+	coroutine_handlers.free_obj = coroutine_free;
+	coroutine_handlers.get_gc = coroutine_get_gc;
+	coroutine_handlers.clone_obj = NULL;
+}

@@ -1,0 +1,96 @@
+/*
+ * fiber_guard.c - rule C13: Fibers and coroutines exclude each other, and
+ * the hook that notices exit()/die().
+ *
+ * Fiber::__construct is wrapped: once this request uses True Async (its
+ * runtime exists), `new Fiber` throws FiberError; once a Fiber was
+ * constructed, the async API refuses to start (async_runtime()).
+ */
+#include "php_async.h"
+
+#include "zend_fibers.h"
+
+static zif_handler original_fiber_construct;
+static zend_class_entry *fiber_error_ce;
+
+static ZEND_NAMED_FUNCTION(async_fiber_construct)
+{
+	if (ASYNC_G(rt) != NULL) {
+		zend_throw_error(fiber_error_ce, "Cannot create a fiber while an True Async is active");
+		RETURN_THROWS();
+	}
+	ASYNC_G(fiber_used) = true;
+	original_fiber_construct(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+}
+
+void async_fiber_guard_startup(void)
+{
+	zend_function *ctor = zend_ce_fiber->constructor;
+	fiber_error_ce = zend_hash_str_find_ptr(CG(class_table), "fibererror", sizeof("fibererror") - 1);
+	if (fiber_error_ce == NULL) {
+		fiber_error_ce = zend_ce_error;
+	}
+	if (ctor != NULL && ctor->type == ZEND_INTERNAL_FUNCTION) {
+		original_fiber_construct = ctor->internal_function.handler;
+		ctor->internal_function.handler = async_fiber_construct;
+	}
+}
+
+void async_fiber_guard_shutdown(void)
+{
+	zend_function *ctor = zend_ce_fiber->constructor;
+	if (original_fiber_construct != NULL && ctor != NULL && ctor->internal_function.handler == async_fiber_construct) {
+		ctor->internal_function.handler = original_fiber_construct;
+	}
+	original_fiber_construct = NULL;
+}
+
+/* ------------------------------------------------------------- exit() */
+
+#if PHP_VERSION_ID < 80400
+/* exit/die is the ZEND_EXIT opcode up to PHP 8.3. */
+static user_opcode_handler_t previous_exit_handler;
+
+static int async_exit_handler(zend_execute_data *execute_data)
+{
+	ASYNC_G(exit_called) = true;
+	return previous_exit_handler ? previous_exit_handler(execute_data) : ZEND_USER_OPCODE_DISPATCH;
+}
+
+void async_exit_hook_startup(void)
+{
+	previous_exit_handler = zend_get_user_opcode_handler(ZEND_EXIT);
+	zend_set_user_opcode_handler(ZEND_EXIT, async_exit_handler);
+}
+
+void async_exit_hook_shutdown(void)
+{
+	zend_set_user_opcode_handler(ZEND_EXIT, previous_exit_handler);
+}
+#else
+/* PHP 8.4 made exit() a function: wrap it. */
+static zif_handler original_exit;
+
+static ZEND_NAMED_FUNCTION(async_exit)
+{
+	ASYNC_G(exit_called) = true;
+	original_exit(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+}
+
+void async_exit_hook_startup(void)
+{
+	zend_function *fn = zend_hash_str_find_ptr(CG(function_table), "exit", sizeof("exit") - 1);
+	if (fn != NULL && fn->type == ZEND_INTERNAL_FUNCTION) {
+		original_exit = fn->internal_function.handler;
+		fn->internal_function.handler = async_exit;
+	}
+}
+
+void async_exit_hook_shutdown(void)
+{
+	zend_function *fn = zend_hash_str_find_ptr(CG(function_table), "exit", sizeof("exit") - 1);
+	if (fn != NULL && original_exit != NULL) {
+		fn->internal_function.handler = original_exit;
+	}
+}
+#endif

@@ -1,0 +1,386 @@
+/*
+ * host.c - the host table the core calls back (api/include/tasync/host.h):
+ * PHP values and exceptions as opaque pointers, source locations, warnings,
+ * and the executor switch done in coroutine_enter / coroutine_leave exactly
+ * as php-src's Fibers do it (Zend/zend_fibers.c).
+ *
+ * One rule shapes this file: no PHP code may run inside a core callback (the
+ * core is in the middle of scheduling, and PHP code could suspend or bail
+ * out across its C++ frames). So a callback that would drop the last
+ * reference of a PHP value (which may run a destructor), or that would show
+ * a warning (which may run a user error handler), only queues the work; it
+ * runs at the next safe point, when a PHP function of this extension gets
+ * control back from the core (async_safe_point).
+ */
+#include "php_async.h"
+
+#include "zend_fibers.h"
+
+/* ------------------------------------------------------------- values */
+
+typedef struct async_box {
+	uint32_t refs;
+	zval value;
+} async_box;
+
+void *async_value_box(zval *value)
+{
+	async_box *box = emalloc(sizeof(*box));
+	box->refs = 1;
+	ZVAL_COPY_DEREF(&box->value, value);
+	return box;
+}
+
+void async_value_unbox(void *ptr, zval *dst)
+{
+	if (ptr == NULL) {
+		ZVAL_NULL(dst);
+		return;
+	}
+	ZVAL_COPY(dst, &((async_box *) ptr)->value);
+}
+
+zval *async_value_zval(void *ptr)
+{
+	return &((async_box *) ptr)->value;
+}
+
+void async_defer_release(zval *zv)
+{
+	if (ASYNC_G(deferred_count) == ASYNC_G(deferred_size)) {
+		ASYNC_G(deferred_size) = ASYNC_G(deferred_size) ? ASYNC_G(deferred_size) * 2 : 16;
+		ASYNC_G(deferred) = erealloc(ASYNC_G(deferred), sizeof(zval) * ASYNC_G(deferred_size));
+	}
+	ZVAL_COPY_VALUE(&ASYNC_G(deferred)[ASYNC_G(deferred_count)++], zv);
+}
+
+static void host_value_retain(void *hd, void *value)
+{
+	(void) hd;
+	((async_box *) value)->refs++;
+}
+
+static void host_value_release(void *hd, void *value)
+{
+	async_box *box = value;
+	(void) hd;
+	if (--box->refs != 0) {
+		return;
+	}
+	/* Even a decrement that leaves the value alive may start the cycle
+	 * collector (and destructors), so refcounted values go to the queue. */
+	if (Z_REFCOUNTED(box->value)) {
+		async_defer_release(&box->value);
+	}
+	efree(box);
+}
+
+/* ------------------------------------------------------------- errors */
+
+static void host_error_retain(void *hd, void *error)
+{
+	(void) hd;
+	GC_ADDREF((zend_object *) error);
+}
+
+static void host_error_release(void *hd, void *error)
+{
+	zval zv;
+	(void) hd;
+	ZVAL_OBJ(&zv, (zend_object *) error);
+	async_defer_release(&zv);
+}
+
+static void *host_error_create(void *hd, int kind, int code, const char *message)
+{
+	(void) hd;
+	return async_error_create(kind, code, message);
+}
+
+static int host_error_is_cancellation(void *hd, void *error)
+{
+	(void) hd;
+	return instanceof_function(((zend_object *) error)->ce, async_ce_cancellation_error);
+}
+
+static size_t host_error_describe(void *hd, void *error, char *buf, size_t len)
+{
+	zend_object *obj = error;
+	zval rv, *msg;
+	(void) hd;
+	msg = zend_read_property_ex(zend_get_exception_base(obj), obj, ZSTR_KNOWN(ZEND_STR_MESSAGE), 1, &rv);
+	const char *text = (msg && Z_TYPE_P(msg) == IS_STRING) ? Z_STRVAL_P(msg) : "";
+	int n = snprintf(buf, len, "%s: %s", ZSTR_VAL(obj->ce->name), text);
+	return n < 0 ? 0 : (size_t) n;
+}
+
+/* ------------------------------------------------------ the VM switch */
+
+void async_save_vm(async_vm_state *s)
+{
+	s->vm_stack = EG(vm_stack);
+	s->vm_stack_top = EG(vm_stack_top);
+	s->vm_stack_end = EG(vm_stack_end);
+	s->vm_stack_page_size = EG(vm_stack_page_size);
+	s->current_execute_data = EG(current_execute_data);
+	s->error_reporting = EG(error_reporting);
+	s->jit_trace_num = EG(jit_trace_num);
+	s->bailout = EG(bailout);
+	s->active_fiber = EG(active_fiber);
+#ifdef ZEND_CHECK_STACK_LIMIT
+	s->stack_base = EG(stack_base);
+	s->stack_limit = EG(stack_limit);
+#endif
+}
+
+void async_restore_vm(const async_vm_state *s)
+{
+	EG(vm_stack) = s->vm_stack;
+	EG(vm_stack_top) = s->vm_stack_top;
+	EG(vm_stack_end) = s->vm_stack_end;
+	EG(vm_stack_page_size) = s->vm_stack_page_size;
+	EG(current_execute_data) = s->current_execute_data;
+	EG(error_reporting) = s->error_reporting;
+	EG(jit_trace_num) = s->jit_trace_num;
+	EG(bailout) = s->bailout;
+	EG(active_fiber) = s->active_fiber;
+#ifdef ZEND_CHECK_STACK_LIMIT
+	EG(stack_base) = s->stack_base;
+	EG(stack_limit) = s->stack_limit;
+#endif
+}
+
+static void host_coroutine_enter(void *hd, tasync_coroutine_t *co, void *co_data)
+{
+	(void) hd;
+	(void) co;
+	if (co_data != NULL) {
+		async_restore_vm(co_data);
+	}
+}
+
+static void host_coroutine_leave(void *hd, tasync_coroutine_t *co, void *co_data)
+{
+	(void) hd;
+	(void) co;
+	if (co_data != NULL) {
+		async_save_vm(co_data);
+	}
+	/* Native coroutines (no PHP state) run next possibly: leave no frame
+	 * pointer behind that capture_location could follow. */
+	EG(current_execute_data) = NULL;
+}
+
+static void host_coroutine_free(void *hd, tasync_coroutine_t *co, void *co_data)
+{
+	async_vm_state *s = co_data;
+	(void) hd;
+	(void) co;
+	if (s == &ASYNC_G(main_vm)) {
+		return; /* the main flow's VM stack belongs to PHP */
+	}
+	/* A coroutine that never finished: its frames are abandoned (the
+	 * runtime is being destroyed after a fatal error); free the pages. */
+	zend_vm_stack stack = s->vm_stack;
+	while (stack != NULL) {
+		zend_vm_stack prev = stack->prev;
+		efree(stack);
+		stack = prev;
+	}
+	s->vm_stack = NULL;
+}
+
+/* ------------------------------------------------ warnings, locations */
+
+static void host_warning(void *hd, const char *message)
+{
+	(void) hd;
+	if (ASYNC_G(warning_count) == ASYNC_G(warning_size)) {
+		ASYNC_G(warning_size) = ASYNC_G(warning_size) ? ASYNC_G(warning_size) * 2 : 8;
+		ASYNC_G(warnings) = erealloc(ASYNC_G(warnings), sizeof(zend_string *) * ASYNC_G(warning_size));
+	}
+	ASYNC_G(warnings)[ASYNC_G(warning_count)++] = zend_string_init(message, strlen(message), 0);
+	/* The core's first deadlock line becomes the DeadlockError message. */
+	if (ASYNC_G(deadlock_message) == NULL && strncmp(message, "Deadlock detected", sizeof("Deadlock detected") - 1) == 0) {
+		ASYNC_G(deadlock_message) = zend_string_init(message, strlen(message), 0);
+	} else if (ASYNC_G(deadlock_message) != NULL && ASYNC_G(deadlock_file) == NULL) {
+		/* "... is suspended at FILE:LINE": where the DeadlockError points. */
+		const char *at = strstr(message, " is suspended at ");
+		const char *colon = at ? strrchr(at, ':') : NULL;
+		if (colon != NULL && colon[1] >= '0' && colon[1] <= '9') {
+			at += sizeof(" is suspended at ") - 1;
+			ASYNC_G(deadlock_file) = zend_string_init(at, (size_t) (colon - at), 0);
+			ASYNC_G(deadlock_line) = ZEND_STRTOL(colon + 1, NULL, 10);
+		}
+	}
+}
+
+static int host_capture_location(void *hd, tasync_location_t *out)
+{
+	(void) hd;
+	if (EG(current_execute_data) == NULL) {
+		return -1;
+	}
+	zend_string *file = zend_get_executed_filename_ex();
+	if (file == NULL) {
+		return -1;
+	}
+	/* The core keeps the pointer until the runtime goes: hold a reference
+	 * (eval()'d code's file name would otherwise be freed with it). */
+	if (file != ASYNC_G(last_filename)) {
+		zend_ulong key = (zend_ulong) (uintptr_t) file;
+		if (!zend_hash_index_exists(&ASYNC_G(filenames), key)) {
+			zval zv;
+			ZVAL_STR_COPY(&zv, file);
+			zend_hash_index_add_new(&ASYNC_G(filenames), key, &zv);
+		}
+		ASYNC_G(last_filename) = file;
+	}
+	out->file = ZSTR_VAL(file);
+	out->line = zend_get_executed_lineno();
+	out->reserved0 = 0;
+	return 0;
+}
+
+const tasync_host_t async_host = {
+	.size = sizeof(tasync_host_t),
+	.value_retain = host_value_retain,
+	.value_release = host_value_release,
+	.error_retain = host_error_retain,
+	.error_release = host_error_release,
+	.error_create = host_error_create,
+	.error_is_cancellation = host_error_is_cancellation,
+	.error_describe = host_error_describe,
+	.coroutine_enter = host_coroutine_enter,
+	.coroutine_leave = host_coroutine_leave,
+	.coroutine_free = host_coroutine_free,
+	.warning = host_warning,
+	.capture_location = host_capture_location,
+};
+
+/* --------------------------------------------------------- safe points */
+
+void async_safe_point(void)
+{
+	/* Warnings first: they describe what happened before the releases. */
+	if (ASYNC_G(warning_count) > 0) {
+		uint32_t n = ASYNC_G(warning_count);
+		zend_string **list = ASYNC_G(warnings);
+		ASYNC_G(warnings) = NULL;
+		ASYNC_G(warning_count) = ASYNC_G(warning_size) = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			if (!EG(exception)) {
+				zend_error(E_WARNING, "%s", ZSTR_VAL(list[i]));
+			}
+			zend_string_release(list[i]);
+		}
+		efree(list);
+	}
+	while (ASYNC_G(deferred_count) > 0) {
+		zval zv;
+		ZVAL_COPY_VALUE(&zv, &ASYNC_G(deferred)[--ASYNC_G(deferred_count)]);
+		zval_ptr_dtor(&zv);
+	}
+}
+
+static bool async_current_is_doomed(bool *is_main)
+{
+	tasync_coroutine_t *cur = tasync_coroutine_current(ASYNC_G(rt));
+	void *hd = cur ? tasync_coroutine_host_data(cur) : NULL;
+	*is_main = hd == &ASYNC_G(main_vm);
+	if (*is_main) {
+		/* abort_mode concerns the main flow only (see async_abort_all). */
+		return ASYNC_G(abort_mode) != ASYNC_ABORT_NONE;
+	}
+	if (hd == NULL) {
+		return false;
+	}
+	async_coroutine *c = (async_coroutine *) ((char *) hd - XtOffsetOf(async_coroutine, vm));
+	return c->doomed;
+}
+
+bool async_after_switch(void)
+{
+	bool is_main;
+	async_safe_point();
+	if (ASYNC_G(rt) != NULL && async_current_is_doomed(&is_main)) {
+		/* The request is ending (exit or a fatal error elsewhere): this
+		 * coroutine unwinds without running more user code, as the main
+		 * flow does after exit(). */
+		if (EG(exception)) {
+			zend_clear_exception();
+		}
+		if (is_main && ASYNC_G(abort_mode) == ASYNC_ABORT_BAILOUT) {
+			ASYNC_G(abort_mode) = ASYNC_ABORT_NONE;
+			zend_bailout();
+		}
+		if (is_main) {
+			ASYNC_G(abort_mode) = ASYNC_ABORT_NONE;
+		}
+		zend_throw_unwind_exit();
+		return false;
+	}
+	return !EG(exception);
+}
+
+void async_throw_error(int rc, void *err)
+{
+	if (EG(exception)) {
+		if (err != NULL) {
+			OBJ_RELEASE((zend_object *) err);
+		}
+		return;
+	}
+	if (err != NULL) {
+		zval zv;
+		ZVAL_OBJ(&zv, (zend_object *) err);
+		zend_throw_exception_object(&zv);
+		return;
+	}
+	zend_throw_exception_ex(async_ce_async_exception, rc, "%s", tasync_strerror(rc));
+}
+
+void async_abort_all(async_abort_mode mode)
+{
+	tasync_runtime_t *rt = ASYNC_G(rt);
+	if (rt == NULL) {
+		return;
+	}
+	uint32_t n = zend_hash_num_elements(&ASYNC_G(coroutines));
+	async_coroutine **list = n ? safe_emalloc(n, sizeof(*list), 0) : NULL;
+	uint32_t i = 0;
+	async_coroutine *c;
+	ZEND_HASH_FOREACH_PTR(&ASYNC_G(coroutines), c) {
+		if (!c->doomed) {
+			c->doomed = true;
+			GC_ADDREF(&c->std);
+			list[i++] = c;
+		}
+	} ZEND_HASH_FOREACH_END();
+
+	/* One cancellation error for all: it only wakes them; each one then
+	 * unwinds with unwind_exit at its suspension point. */
+	zend_object *err = async_error_create(TASYNC_ERROR_CANCELLATION, -ECANCELED,
+		mode == ASYNC_ABORT_EXIT ? "The program is exiting" : "The program is shutting down");
+	for (uint32_t k = 0; k < i; k++) {
+		tasync_coroutine_cancel(list[k]->co, err);
+	}
+	/* The main flow unwinds too while it still runs the script; not when
+	 * it waits for the end (the drain) or is the one that aborts. */
+	if (mode != ASYNC_ABORT_SHUTDOWN && !ASYNC_G(in_drain)
+			&& tasync_coroutine_current(rt) != ASYNC_G(main_co)) {
+		if (ASYNC_G(abort_mode) == ASYNC_ABORT_NONE || mode == ASYNC_ABORT_BAILOUT) {
+			ASYNC_G(abort_mode) = mode;
+		}
+		tasync_coroutine_cancel(ASYNC_G(main_co), err);
+	}
+	OBJ_RELEASE(err);
+	for (uint32_t k = 0; k < i; k++) {
+		zval zv;
+		ZVAL_OBJ(&zv, &list[k]->std);
+		async_defer_release(&zv);
+	}
+	if (list) {
+		efree(list);
+	}
+}

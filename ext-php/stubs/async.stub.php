@@ -1,0 +1,99 @@
+<?php
+
+/**
+ * The functions of the True Async API (DESIGN.md section 5). Each maps onto
+ * the tasync C ABI; the semantic rules live in the core.
+ *
+ * @generate-class-entries
+ */
+
+namespace Async;
+
+/**
+ * Queues a coroutine running $task(...$args) in the current scope (rule C1:
+ * it starts when the caller suspends) and returns it.
+ */
+function spawn(callable $task, mixed ...$args): Coroutine {}
+
+/** Yields to the scheduler; FIFO order (rule C2). */
+function suspend(): void {}
+
+/**
+ * Waits until $awaitable completes and returns its result or throws its
+ * exception, the same object to every awaiter (C4). When $cancellation
+ * completes first, throws AwaitCancelledException (C5).
+ */
+function await(FutureLike $awaitable, ?Awaitable $cancellation = null): mixed {}
+
+/**
+ * Waits for every awaitable. Returns [array $results, array $errors], both
+ * keyed like the input: a key is in $results if that awaitable succeeded,
+ * in $errors if it failed.
+ */
+function await_all(iterable $awaitables, ?Awaitable $cancellation = null): array {}
+
+/**
+ * Waits for every awaitable and returns their results keyed like the input;
+ * throws the first exception as soon as one of them fails.
+ */
+function await_all_or_fail(iterable $awaitables, ?Awaitable $cancellation = null): array {}
+
+/**
+ * Returns the result of the first awaitable to complete, or throws its
+ * exception if it failed.
+ */
+function await_any_or_fail(iterable $awaitables, ?Awaitable $cancellation = null): mixed {}
+
+/**
+ * Returns [mixed $result, array $errors]: the result of the first awaitable
+ * that succeeds and the errors of those that failed before it. When all of
+ * them fail, $result is null and $errors holds every error.
+ */
+function await_first_success(iterable $awaitables, ?Awaitable $cancellation = null): array {}
+
+/** Suspends the current coroutine for $ms milliseconds; cancellable (C21). */
+function delay(int $ms): void {}
+
+/** Alias of Async\delay() (DESIGN 5.5). */
+function sleep(int $ms): void {}
+
+/** An Awaitable that completes $ms milliseconds from now (C21). */
+function timeout(int $ms): Timeout {}
+
+/** The running coroutine; in the main flow, the main coroutine (C3). */
+function currentCoroutine(): Coroutine {}
+
+/** Alias of Async\currentCoroutine() (DESIGN 5.5). */
+function current_coroutine(): Coroutine {}
+
+/**
+ * Every spawned coroutine that has not completed yet, in spawn order
+ * (the main coroutine is not listed).
+ *
+ * @return array<int, Coroutine>
+ */
+function getCoroutines(): array {}
+
+/**
+ * Alias of Async\getCoroutines() (DESIGN 5.5).
+ *
+ * @return array<int, Coroutine>
+ */
+function get_coroutines(): array {}
+
+/** Something that can be waited for. Implemented by internal classes only. */
+interface Awaitable {}
+
+/**
+ * A single-assignment Awaitable: it completes once and keeps its result.
+ *
+ * @alias Async\Completable
+ */
+interface FutureLike extends Awaitable
+{
+    public function cancel(?CancellationError $cancellation = null): void;
+
+    public function isCompleted(): bool;
+
+    public function isCancelled(): bool;
+}

@@ -1,0 +1,15 @@
+--TEST--
+Rule C6: await_any_or_fail() including the caller itself gets AsyncException
+--FILE--
+<?php
+$c = Async\spawn(function () {
+    try {
+        Async\await_any_or_fail([Async\currentCoroutine()]);
+    } catch (Async\AsyncException $e) {
+        echo $e->getMessage(), "\n";
+    }
+});
+Async\await($c);
+?>
+--EXPECT--
+A coroutine cannot await itself

@@ -1,0 +1,42 @@
+--TEST--
+Rule C9 (seed 001): catching CancellationError explicitly, then rethrowing
+--DESCRIPTION--
+Seed 001 shows "Caught CancellationError / The end"; the rethrown
+cancellation then reaches the top of the main flow, which PHP reports as a
+fatal error (DESIGN.md C15). sleep() replaced by Async\delay() (C18).
+--FILE--
+<?php
+use function Async\spawn;
+use function Async\await;
+
+try {
+    $coroutine = spawn(function() {
+        await(spawn(Async\delay(...), 50));
+        throw new \Exception("Task 1");
+    });
+
+    spawn(function() use ($coroutine) {
+        $coroutine->cancel();
+    });
+
+    try {
+        await($coroutine);
+    } catch (Async\CancellationError $exception) {
+        // not recommended way to handle exceptions
+        echo "Caught CancellationError\n";
+        throw $exception;
+    }
+} finally {
+    echo "The end\n";
+}
+?>
+--EXPECTF--
+Caught CancellationError
+The end
+
+Fatal error: Uncaught Async\CancellationError: cancelled at %s:%d
+Stack trace:
+#0 %s(%d): Async\Coroutine->cancel()
+#1 [internal function]: {closure}()
+#2 {main}
+  thrown in %s on line %d
