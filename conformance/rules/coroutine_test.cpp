@@ -503,3 +503,19 @@ TEST_F(Coroutine, C21_DelayIsCancellableAndTimeoutIsAnAwaitable) {
     EXPECT_EQ(out, (std::vector<std::string>{"cancelled"}));
     tasync_coroutine_release(co);
 }
+
+// C12: a host that checks recursion depth needs the coroutine's stack.
+TEST_F(Coroutine, C12_StackBoundsContainTheCoroutinesFrames) {
+    tasync_coroutine_t *co = spawn([&](tasync_coroutine_t *self) {
+        char here = 0;
+        void *low = nullptr, *high = nullptr;
+        ASSERT_EQ(tasync_coroutine_stack_bounds(self, &low, &high), 0);
+        EXPECT_LT(static_cast<void *>(&here), high);
+        EXPECT_GT(static_cast<void *>(&here), low);
+        EXPECT_GE(static_cast<char *>(high) - static_cast<char *>(low), 16 * 1024);
+    });
+    EXPECT_EQ(tasync_coroutine_stack_bounds(co, nullptr, nullptr), TASYNC_EBAD_STATE) << "not started";
+    EXPECT_EQ(tasync_coroutine_stack_bounds(tasync_coroutine_current(rt), nullptr, nullptr), TASYNC_EBAD_STATE);
+    EXPECT_EQ(run(), 0);
+    tasync_coroutine_release(co);
+}

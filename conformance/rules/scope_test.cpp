@@ -1017,3 +1017,23 @@ TEST_F(Scope, S6_CleanupRunsAfterTheCancellation_Seed003) {
     EXPECT_EQ(run(), 0);
     EXPECT_EQ(out, (std::vector<std::string>{"Starting work", "Cleaning up resources"}));
 }
+
+// A host whose handlers need its per-coroutine state (PHP's VM stack) routes
+// the error itself, before its entry function tears that state down.
+TEST_F(Scope, S10_TheHostMayRouteTheErrorBeforeItsEntryReturns) {
+    ScopeRef s(scope());
+    on_error(s, [&](tasync_scope_t *, tasync_coroutine_t *, void *e, void **) {
+        say("handler: " + message_of(e));
+        return 0;
+    });
+    go([&](tasync_coroutine_t *self) {
+        fail(self, "x");
+        EXPECT_EQ(tasync_coroutine_route_error(self), 0);
+        say("entry still running");
+        EXPECT_EQ(tasync_coroutine_route_error(self), 0) << "a second call does nothing";
+    }, s);
+    EXPECT_EQ(await_scope(s), 0);
+    EXPECT_EQ(out, (std::vector<std::string>{"handler: x", "entry still running"}));
+    EXPECT_EQ(tasync_coroutine_route_error(tasync_coroutine_current(rt)), TASYNC_EBAD_STATE);
+    EXPECT_EQ(run(), 0);
+}

@@ -228,6 +228,14 @@ TASYNC_API int tasync_coroutine_cancel(tasync_coroutine_t *co, void *error) {
     return co->rt->cancel(co, error);
 }
 
+TASYNC_API int tasync_coroutine_stack_bounds(const tasync_coroutine_t *co, void **low, void **high) {
+    if (co == nullptr || co->rt == nullptr || !co->stack) return TASYNC_EBAD_STATE;
+    std::size_t guard = co->rt->stacks->guard_size();
+    if (low != nullptr) *low = co->stack.base + guard;
+    if (high != nullptr) *high = co->stack.top();
+    return 0;
+}
+
 TASYNC_API tasync_location_t tasync_coroutine_spawn_location(const tasync_coroutine_t *co) {
     return co != nullptr ? co->spawn_loc : tasync_location_t{};
 }

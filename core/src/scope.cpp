@@ -450,7 +450,8 @@ void tasync_runtime::release_undelivered(tasync_scope *s, bool move_up) {
 // Runs on the finishing coroutine's stack, after its entry returned.
 void tasync_runtime::before_finish(Coroutine *co) {
     void *e = co->error;
-    if (e == nullptr || co->group_task != nullptr || is_cancellation(e)) return;
+    if (e == nullptr || co->error_routed || co->group_task != nullptr || is_cancellation(e)) return;
+    co->error_routed = true;
     for (Waiter *w = co->waiters.front(); w != nullptr; w = co->waiters.next(w)) {
         if (w->handles_error) return;  // an awaiter receives it (C4)
     }
@@ -806,6 +807,12 @@ TASYNC_API size_t tasync_scope_children(const tasync_scope_t *scope, tasync_scop
         ++n;
     }
     return n;
+}
+
+TASYNC_API int tasync_coroutine_route_error(tasync_coroutine_t *self) {
+    if (self == nullptr || self->rt == nullptr || self->rt->current != self || self->is_main) return TASYNC_EBAD_STATE;
+    if (self->error != nullptr) self->rt->before_finish(self);
+    return 0;
 }
 
 TASYNC_API int tasync_protect_begin(tasync_runtime_t *rt) {

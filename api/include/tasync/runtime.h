@@ -236,6 +236,14 @@ TASYNC_API int tasync_coroutine_outcome(const tasync_coroutine_t *co, void **val
  */
 TASYNC_API int tasync_coroutine_cancel(tasync_coroutine_t *co, void *error);
 
+/*
+ * The usable part of co's machine stack: [*low, *high), the guard region
+ * excluded (a host that checks recursion depth, as PHP 8.3+ does, needs it).
+ * Returns 0, or TASYNC_EBAD_STATE when co has no stack (not started, done,
+ * or the main coroutine, whose stack is the thread's). Since: ABI 1.0.
+ */
+TASYNC_API int tasync_coroutine_stack_bounds(const tasync_coroutine_t *co, void **low, void **high);
+
 /* Spawn and last-suspend locations; zeroed when unknown. */
 TASYNC_API tasync_location_t tasync_coroutine_spawn_location(const tasync_coroutine_t *co);
 TASYNC_API tasync_location_t tasync_coroutine_suspend_location(const tasync_coroutine_t *co);

@@ -227,6 +227,17 @@ TASYNC_API int tasync_coroutine_on_finally(tasync_coroutine_t *co, const tasync_
 TASYNC_API size_t tasync_scope_coroutines(const tasync_scope_t *scope, tasync_coroutine_t **out, size_t cap);
 TASYNC_API size_t tasync_scope_children(const tasync_scope_t *scope, tasync_scope_t **out, size_t cap);
 
+/*
+ * From inside a coroutine, just before its entry returns: applies rule S10
+ * now to the error set with tasync_coroutine_set_error, so that the handlers
+ * it calls run while the host's execution state for this coroutine is still
+ * in place (they are host code and may suspend). Without this call the core
+ * does the same right after the entry returns. Calling it again, or without
+ * an error, does nothing. Returns 0, or TASYNC_EBAD_STATE when self is not
+ * the running coroutine. Since: ABI 1.0.
+ */
+TASYNC_API int tasync_coroutine_route_error(tasync_coroutine_t *self);
+
 /* ------------------------------------------------------------- protect */
 
 /*

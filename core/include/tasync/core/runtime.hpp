@@ -258,6 +258,7 @@ struct tasync_coroutine : tasync_awaitable {
 
     // Structured concurrency (scope.cpp, group.cpp, context.cpp).
     bool finishing = false;        // its error is being propagated (S10): the outcome is final
+    bool error_routed = false;     // S10 ran for its error (before_finish)
     bool held = false;             // created by a group, waiting for a concurrency slot
     tasync::detail::GroupTask *group_task = nullptr;
     std::vector<tasync_spawn_options_t> *finally_cbs = nullptr;  // C11
