@@ -63,7 +63,7 @@ void tasync_runtime::context_clear(tasync_context *ctx) {
     ctx->objects.clear();
 }
 
-void tasync_runtime::drop_coroutine_extras(Coroutine *co) {
+void tasync_runtime::drop_extras_slow(Coroutine *co) {
     if (co->finally_cbs != nullptr) {
         for (const tasync_spawn_options_t &cb : *co->finally_cbs) {
             if (cb.arg_release != nullptr) cb.arg_release(cb.arg);

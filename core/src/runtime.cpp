@@ -570,7 +570,9 @@ tasync_coroutine *tasync_runtime::pick_next_slow(Coroutine *next) {
 }
 
 void tasync_runtime::coroutine_main(transfer_t t) {
-    tasync_runtime *rt = tls_runtime;
+    // The coroutine that switched here is of the same runtime (no TLS
+    // lookup, which costs a call in a shared library).
+    tasync_runtime *rt = static_cast<Coroutine *>(t.data)->rt;
     rt->after_switch(t);
     Coroutine *self = rt->current;
     self->started = true;

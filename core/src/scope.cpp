@@ -106,10 +106,6 @@ tasync_scope *tasync_runtime::new_scope(tasync_scope *parent) {
     return s;
 }
 
-void tasync_runtime::scope_release(tasync_scope *s) {
-    if (s != nullptr && --s->refs == 0) scope_free(s);
-}
-
 // A scope without references has no coroutine and no child (both hold one).
 void tasync_runtime::scope_free(tasync_scope *s) {
     tasync_scope *parent = s->parent;
@@ -191,17 +187,14 @@ void tasync_runtime::scope_add(tasync_scope *s, Coroutine *co) {
     }
 }
 
-// co was removed from s (its own counters updated); update the subtree
-// counters and tell whoever waits.
-void tasync_runtime::scope_coroutine_finished(tasync_scope *s, bool was_zombie) {
-    for (tasync_scope *p = s; p != nullptr; p = p->parent) {
-        if (!was_zombie && --p->sub_active == 0) scope_wake_completion(p, 0, nullptr);
-        if (--p->sub_all == 0) {
-            p->waiters.for_each([&](ScopeWaiter *w) {
-                if (w->role == ScopeWaiter::AfterCancel) wake(w->wait, 0);
-            });
-            scope_check_completed(p);
-        }
+// The slow path of scope_coroutine_finished (runtime.hpp).
+void tasync_runtime::scope_notify(tasync_scope *s, bool no_active, bool none) {
+    if (no_active) scope_wake_completion(s, 0, nullptr);
+    if (none) {
+        s->waiters.for_each([&](ScopeWaiter *w) {
+            if (w->role == ScopeWaiter::AfterCancel) wake(w->wait, 0);
+        });
+        scope_check_completed(s);
     }
 }
 

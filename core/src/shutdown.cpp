@@ -98,8 +98,7 @@ void tasync_runtime::start_shutdown(void *error, bool unhandled) {
 
 // Rule S9: once nothing active remains at the end of the program, zombies
 // get the zombie timeout to finish.
-void tasync_runtime::maybe_start_zombie_phase() {
-    if (!main_waiting_end || active != 0 || zombies == 0 || zombie_stage != 0) return;
+void tasync_runtime::start_zombie_phase() {
     zombie_stage = 1;
     timers.arm(&zombie_timer, now() + zombie_timeout_ns);
 }

@@ -132,14 +132,7 @@ void StackPool::drop_slab(Slab *slab) noexcept {
     delete slab;
 }
 
-Stack StackPool::allocate() noexcept {
-    if (!cache_.empty()) {
-        Stack s = cache_.back();
-        cache_.pop_back();
-        --stats_.cached;
-        ++stats_.live;
-        return s;
-    }
+Stack StackPool::allocate_slow() noexcept {
     if (cold_slabs_ != nullptr) {
         // Reuse a trimmed stack: its guard is still in place, no system call.
         Slab *slab = cold_slabs_;
@@ -190,17 +183,6 @@ void StackPool::trim(Stack s) noexcept {
         cold_slabs_ = slab;
         slab->in_cold_list = true;
     }
-}
-
-void StackPool::release(Stack s) noexcept {
-    if (!s) return;
-    --stats_.live;
-    if (cache_.size() < cache_max_) {
-        cache_.push_back(s);
-        ++stats_.cached;
-        return;
-    }
-    trim(s);
 }
 
 }  // namespace tasync::detail

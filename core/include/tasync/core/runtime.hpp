@@ -161,8 +161,8 @@ public:
     RunQueue() : buf_(64), mask_(63) {}
     bool empty() const noexcept { return head_ == tail_; }
     std::size_t size() const noexcept { return tail_ - head_; }
-    void push(T *item) {
-        if (tail_ - head_ == buf_.size()) grow();
+    [[gnu::always_inline]] void push(T *item) {
+        if (tail_ - head_ == buf_.size()) [[unlikely]] grow();
         buf_[tail_++ & mask_] = item;
     }
     T *pop() noexcept { return head_ == tail_ ? nullptr : buf_[head_++ & mask_]; }
@@ -427,7 +427,7 @@ struct tasync_runtime {
     int spawn(const tasync_spawn_options_t &o, Coroutine **out, void **out_error, bool internal = false,
               bool held = false);
     void start_held(Coroutine *co);
-    void enqueue(Coroutine *co) { runq.push(co); }
+    [[gnu::always_inline]] void enqueue(Coroutine *co) { runq.push(co); }
     // The current coroutine gives up the CPU; it must have set its state
     // (Ready and queued, or Waiting). Returns when it runs again.
     [[gnu::always_inline]] inline void switch_away() {
@@ -544,10 +544,22 @@ struct tasync_runtime {
     // --- scopes (scope.cpp)
     tasync_scope *scope_of(const Coroutine *co) const { return co->scope != nullptr ? co->scope : global_scope; }
     tasync_scope *new_scope(tasync_scope *parent);
-    void scope_release(tasync_scope *s);
+    void scope_release(tasync_scope *s) {
+        if (s != nullptr && --s->refs == 0) scope_free(s);
+    }
     void scope_free(tasync_scope *s);
     void scope_add(tasync_scope *s, Coroutine *co);
-    void scope_coroutine_finished(tasync_scope *s, bool was_zombie);
+    // A coroutine of s finished (s's own counters already updated): update
+    // the subtree counters up the chain; the slow path wakes whoever waits
+    // and completes closed scopes.
+    void scope_coroutine_finished(tasync_scope *s, bool was_zombie) {
+        for (tasync_scope *p = s; p != nullptr; p = p->parent) {
+            const bool no_active = !was_zombie && --p->sub_active == 0;
+            const bool none = --p->sub_all == 0;
+            if ((no_active || none) && (!p->waiters.empty() || (none && p->closed))) scope_notify(p, no_active, none);
+        }
+    }
+    void scope_notify(tasync_scope *s, bool no_active, bool none);
     void zombify(Coroutine *co);
     void scope_cancel(tasync_scope *s, void *error, bool explicit_call);
     void scope_dispose(tasync_scope *s, int strategy, std::uint64_t timeout_ns);
@@ -562,7 +574,11 @@ struct tasync_runtime {
     std::unordered_set<tasync_group *> groups;  // group.cpp
     void teardown_groups();
     void teardown_scopes_end();
-    void drop_coroutine_extras(Coroutine *co);  // finally callbacks, context
+    // Finally callbacks and the context, which most coroutines never have.
+    void drop_coroutine_extras(Coroutine *co) {
+        if (co->finally_cbs != nullptr || co->context != nullptr) drop_extras_slow(co);
+    }
+    void drop_extras_slow(Coroutine *co);
     void context_clear(tasync_context *ctx);
 
     // --- the end of the program, shutdown, deadlock (shutdown.cpp)
@@ -576,7 +592,10 @@ struct tasync_runtime {
     tasync::detail::List<tasync_timer, &tasync_timer::all_link> callback_timers;
     void start_shutdown(void *error, bool unhandled);
     void force_wake(Coroutine *co, void *error);
-    void maybe_start_zombie_phase();
+    void maybe_start_zombie_phase() {
+        if (main_waiting_end && active == 0 && zombies != 0 && zombie_stage == 0) start_zombie_phase();
+    }
+    void start_zombie_phase();
     void zombie_timer_fired();
     void stuck_timer_fired();
     void warn_stuck(Coroutine *co, const char *why);

@@ -48,8 +48,29 @@ public:
     StackPool &operator=(const StackPool &) = delete;
 
     // Returns a stack, or an empty Stack when memory is exhausted (errno set).
-    Stack allocate() noexcept;
-    void release(Stack s) noexcept;
+    // A stack from the cache (no system call), else from a slab. Empty on
+    // failure (errno says why).
+    Stack allocate() noexcept {
+        if (!cache_.empty()) {
+            Stack s = cache_.back();
+            cache_.pop_back();
+            --stats_.cached;
+            ++stats_.live;
+            return s;
+        }
+        return allocate_slow();
+    }
+    // Back to the cache, or its pages to the kernel when the cache is full.
+    void release(Stack s) noexcept {
+        if (!s) return;
+        --stats_.live;
+        if (cache_.size() < cache_max_) {
+            cache_.push_back(s);
+            ++stats_.cached;
+            return;
+        }
+        trim(s);
+    }
 
     std::size_t stack_size() const noexcept { return stack_size_; }
     std::size_t guard_size() const noexcept { return guard_size_; }
@@ -60,6 +81,7 @@ public:
     static bool guard_install_supported() noexcept;
 
 private:
+    Stack allocate_slow() noexcept;
     Slab *new_slab() noexcept;
     void drop_slab(Slab *slab) noexcept;
     void trim(Stack s) noexcept;
