@@ -519,3 +519,29 @@ TEST_F(Coroutine, C12_StackBoundsContainTheCoroutinesFrames) {
     EXPECT_EQ(run(), 0);
     tasync_coroutine_release(co);
 }
+
+// C18: a host that maps a cancelled I/O wait to an ordinary failure keeps
+// the cancellation for the coroutine's next suspension point.
+TEST_F(Coroutine, C18_ACancelledIoWaitCanLeaveTheCancellationPending) {
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    tasync_coroutine_t *co = spawn([&](tasync_coroutine_t *self) {
+        void *e = nullptr;
+        int rc = tasync_await_fd(rt, fds[0], TASYNC_IO_READABLE, nullptr, nullptr, &e);
+        release_error(e);
+        EXPECT_EQ(rc, -ECANCELED);
+        say("read failed");  // what fread() reports
+        EXPECT_EQ(tasync_coroutine_repend_cancellation(self), 0);
+        EXPECT_EQ(delay(60000), -ECANCELED) << "delivered at the next suspension";
+        say("then cancelled");
+    });
+    tasync_yield(rt, nullptr);
+    tasync_coroutine_cancel(co, nullptr);
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(out, (std::vector<std::string>{"read failed", "then cancelled"}));
+    EXPECT_EQ(tasync_coroutine_repend_cancellation(tasync_coroutine_current(rt)), TASYNC_EBAD_STATE);
+    tasync_fd_forget(rt, fds[0]);
+    close(fds[0]);
+    close(fds[1]);
+    tasync_coroutine_release(co);
+}

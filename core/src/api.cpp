@@ -228,6 +228,12 @@ TASYNC_API int tasync_coroutine_cancel(tasync_coroutine_t *co, void *error) {
     return co->rt->cancel(co, error);
 }
 
+TASYNC_API int tasync_coroutine_repend_cancellation(tasync_coroutine_t *self) {
+    if (self == nullptr || self->rt == nullptr || !self->cancel_requested || self->completed) return TASYNC_EBAD_STATE;
+    self->cancel_pending = true;
+    return 0;
+}
+
 TASYNC_API int tasync_coroutine_stack_bounds(const tasync_coroutine_t *co, void **low, void **high) {
     if (co == nullptr || co->rt == nullptr || !co->stack) return TASYNC_EBAD_STATE;
     std::size_t guard = co->rt->stacks->guard_size();

@@ -244,6 +244,16 @@ TASYNC_API int tasync_coroutine_cancel(tasync_coroutine_t *co, void *error);
  */
 TASYNC_API int tasync_coroutine_stack_bounds(const tasync_coroutine_t *co, void **low, void **high);
 
+/*
+ * For hosts that turn a cancelled blocking call into an ordinary failure
+ * (rule C18: a cancelled fread() returns false as a failed read does): makes
+ * the cancellation that ended self's last wait pending again, so that its
+ * next suspension point (or the end of a protect section) delivers it.
+ * Returns 0, or TASYNC_EBAD_STATE when self was not cancelled.
+ * Since: ABI 1.0.
+ */
+TASYNC_API int tasync_coroutine_repend_cancellation(tasync_coroutine_t *self);
+
 /* Spawn and last-suspend locations; zeroed when unknown. */
 TASYNC_API tasync_location_t tasync_coroutine_spawn_location(const tasync_coroutine_t *co);
 TASYNC_API tasync_location_t tasync_coroutine_suspend_location(const tasync_coroutine_t *co);
