@@ -545,3 +545,20 @@ TEST_F(Coroutine, C18_ACancelledIoWaitCanLeaveTheCancellationPending) {
     close(fds[1]);
     tasync_coroutine_release(co);
 }
+
+// C10: a cancellation requested while the coroutine runs is pending; its
+// next suspension point throws it at once.
+TEST_F(Coroutine, C10_APendingCancellationInterruptsTheNextSuspension) {
+    tasync_coroutine_t *co = spawn([&](tasync_coroutine_t *self) {
+        tasync_coroutine_cancel(self, nullptr);
+        say("still running");
+        uint64_t start = tasync_runtime_now(rt);
+        EXPECT_EQ(delay(60000), -ECANCELED);
+        EXPECT_LT(tasync_runtime_now(rt) - start, 1000 * kMs);
+        say("cancelled at the delay");
+    });
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(out, (std::vector<std::string>{"still running", "cancelled at the delay"}));
+    EXPECT_TRUE(flags(co) & TASYNC_CO_CANCELLED);
+    tasync_coroutine_release(co);
+}

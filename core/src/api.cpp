@@ -64,6 +64,11 @@ TASYNC_API int tasync_runtime_run(tasync_runtime_t *rt) {
     if (rt->current != rt->main) return TASYNC_EBAD_STATE;
     Wait w;
     w.kind = WaitKind::End;
+    // Waiting for the end is not a suspension a cancellation interrupts:
+    // the main coroutine's own cancellation (graceful shutdown requested
+    // from the main flow) only asks every other coroutine to end.
+    w.on_cancel = [](Wait *) { return false; };
+    w.keeps_result = true;
     rt->deadlock = false;
     rt->main_waiting_end = true;
     rt->maybe_start_zombie_phase();
@@ -73,6 +78,12 @@ TASYNC_API int tasync_runtime_run(tasync_runtime_t *rt) {
     rt->timers.disarm(&rt->zombie_timer);
     rt->release_value(w.value);
     rt->release_error(w.error);
+    // The program ended: the main flow goes on (shutdown functions) without
+    // a cancellation left over from the shutdown.
+    rt->main->cancel_pending = false;
+    rt->main->cancel_requested = false;
+    rt->release_error(rt->main->cancel_error);
+    rt->main->cancel_error = nullptr;
     if (rt->deadlock) return TASYNC_EDEADLOCK;
     if (rt->fatal_error != nullptr && rt->fatal_unhandled) return TASYNC_EFAILED;
     return w.code == -ECANCELED ? 0 : w.code;

@@ -654,8 +654,18 @@ int tasync_runtime::suspend_on(Wait &w) {
     w.co = co;
     co->wait = &w;
     if (host.capture_location != nullptr) co->suspend_loc = capture_location();
-    if (!w.done) co->state = Coroutine::State::Waiting;
-    switch_away();
+    if (co->cancel_pending && co->protect_depth == 0 && !w.done &&
+        (w.on_cancel == nullptr || w.on_cancel(&w))) {
+        // A cancellation requested while the coroutine ran (C8, C10's
+        // pending cancellation) interrupts its next suspension at once.
+        retain_error(co->cancel_error);
+        wake(&w, -ECANCELED, nullptr, co->cancel_error);  // records only: co is running
+        co->cancel_pending = false;
+    }
+    if (!w.done) {
+        co->state = Coroutine::State::Waiting;
+        switch_away();
+    }
     co->wait = nullptr;
     if (w.cleanup != nullptr) w.cleanup(&w);
     deliver_pending_cancel(w);
