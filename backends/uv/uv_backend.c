@@ -17,6 +17,10 @@
  *  - libuv aborts if epoll_ctl fails on an fd that was closed behind its back;
  *    io_start therefore checks the fd and re-registers it from scratch when
  *    the interest changes (G4).
+ *  - libuv reports POLLERR as UV_EBADF and stops the poll. When the fd is in
+ *    fact valid (a pipe whose reader left, a socket with a pending error)
+ *    that is turned into a level-triggered TASYNC_IO_ERROR report instead,
+ *    so that the caller tries its operation and sees the real error.
  *  - libuv reaps only children it spawned itself, so child watches use a
  *    pidfd polled by libuv (SIGCHLD plus waitpid where pidfd is missing).
  */
@@ -388,7 +392,17 @@ static void on_poll(uv_poll_t *p, int status, int uvevents) {
     if (h->closed) return;
     h->loop->dispatched++;
     if (status < 0) {
-        /* libuv has stopped the handle (POLLERR path). */
+        /* libuv has stopped the handle: it says UV_EBADF for any POLLERR. */
+        if (status == UV_EBADF && fcntl(h->fd, F_GETFD) >= 0) {
+            /* The fd is fine; an error condition is pending on it (a pipe
+             * whose reader left, a refused connection). Keep watching, so
+             * the report is level-triggered like any other (G5), and let
+             * the caller try what it waits for and meet the real error. */
+            if (uv_poll_start(p, uv_events_of(h->events), on_poll) == 0) {
+                h->cb.io(h, h->data, 0, TASYNC_IO_ERROR | (h->events & (TASYNC_IO_READABLE | TASYNC_IO_WRITABLE)));
+                return;
+            }
+        }
         h->events = 0;
         h->cb.io(h, h->data, status, 0);
         return;
