@@ -642,11 +642,15 @@ static void reap_sigchld_children(struct tasync_loop *l) {
 
 /* ------------------------------------------------------- dirty handles */
 
+/* PRIORITY asks for POLLRDBAND too: on Linux 6.18 the arrival of TCP
+ * urgent data does not complete an io_uring poll whose mask is POLLPRI
+ * alone (epoll sees it), while a mask with POLLRDBAND completes with
+ * POLLPRI | POLLRDBAND (found by tasync-conformance, Io.PriorityDataIsReported). */
 static unsigned poll_mask_of(unsigned events) {
     unsigned mask = 0;
     if (events & TASYNC_IO_READABLE) mask |= POLLIN | POLLRDHUP;
     if (events & TASYNC_IO_WRITABLE) mask |= POLLOUT;
-    if (events & TASYNC_IO_PRIORITY) mask |= POLLPRI;
+    if (events & TASYNC_IO_PRIORITY) mask |= POLLPRI | POLLRDBAND;
     return mask;
 }
 
@@ -872,7 +876,7 @@ static unsigned io_revents(int res, unsigned events) {
     unsigned ev = 0, r = (unsigned)res;
     if (r & POLLIN) ev |= TASYNC_IO_READABLE;
     if (r & POLLOUT) ev |= TASYNC_IO_WRITABLE;
-    if (r & POLLPRI) ev |= TASYNC_IO_PRIORITY;
+    if (r & (POLLPRI | POLLRDBAND)) ev |= TASYNC_IO_PRIORITY; /* priority band data counts too */
     if (r & (POLLHUP | POLLRDHUP)) ev |= TASYNC_IO_HANGUP;
     if (r & POLLERR) ev |= TASYNC_IO_ERROR;
     /* On hangup or error, let the caller try what it waits for and see the
