@@ -1216,9 +1216,13 @@ static int uring_loop_run_(tasync_loop_t *loop, int64_t timeout_ns) {
     flush_dirty(loop);
     if (wait != 0 && (io_uring_cq_ready(ring) > 0 || loop->sigchld_check)) wait = 0;
     if (wait != 0 && loop->heap_len > 0) {
+        /* A deadline more than INT64_MAX ns away (timeout UINT64_MAX) must
+         * not turn into a negative "wait forever" that ignores the
+         * caller's timeout. */
         uint64_t now = now_ns(), top = loop->heap[0]->deadline_ns;
-        int64_t until = top > now ? (int64_t)(top - now) : 0;
-        if (wait < 0 || until < wait) wait = until;
+        uint64_t until = top > now ? top - now : 0;
+        if (until > (uint64_t)INT64_MAX) until = (uint64_t)INT64_MAX;
+        if (wait < 0 || (int64_t)until < wait) wait = (int64_t)until;
     }
     if (wait == 0) {
         if (io_uring_sq_ready(ring) > 0)
