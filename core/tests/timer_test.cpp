@@ -146,7 +146,11 @@ TEST_F(Timers, RepeatingTimerRepeatsUntilStopped) {
     EXPECT_EQ(run(), 0);
     EXPECT_EQ(c.fired, 5);
     EXPECT_GE(c.first - start, 2 * kMs);
-    EXPECT_GE(c.last - c.first, 4 * 3 * kMs) << "four more periods";
+    // The fifth expiry is due four periods after the first deadline; it
+    // may be late but never early. (Measured from the first callback, as
+    // before, the bound failed whenever the first callback was later than
+    // the fifth: about half the runs on the io_uring backend.)
+    EXPECT_GE(c.last - start, 2 * kMs + 4 * 3 * kMs) << "four more periods";
     tasync_timer_destroy(t);
 }
 
