@@ -553,6 +553,53 @@ TEST(Loops, G1_SignalsWatchedByLoopsOnTwoThreads) {
     EXPECT_EQ(sides[1].calls.load(), 3) << "SIGUSR2, once per delivery, only to its loop";
 }
 
+TEST(Loops, G1_OneSignalWatchedByLoopsOnTwoThreadsReachesBoth) {
+    // signal_open: "Several handles may watch the same signal; each is
+    // called" -- also when they belong to loops of different threads.
+    struct Side {
+        std::atomic<int> calls{0};
+        std::atomic<bool> ready{false};
+        std::atomic<bool> opened{false};
+    } sides[2];
+    std::atomic<bool> stop{false};
+    auto body = [&](Side *s) {
+        Loop loop;
+        if (loop.create() != 0) {
+            s->ready = true;
+            return;
+        }
+        tasync_handle_t *h = nullptr;
+        const int rc = B().signal_open(loop, SIGUSR1, [](tasync_handle_t *, void *d, int) {
+            in_callback();
+            ++static_cast<Side *>(d)->calls;
+        }, s, &h);
+        s->opened = rc == 0;
+        s->ready = true;
+        if (rc != 0) return;
+        while (!stop) loop.run(5 * kMs);
+        B().handle_close(h);
+        loop.run(0);
+    };
+    std::thread t0(body, &sides[0]), t1(body, &sides[1]);
+    while (!sides[0].ready || !sides[1].ready) sleep_ns(1 * kMs);
+    if (!sides[0].opened || !sides[1].opened) {
+        stop = true;
+        t0.join();
+        t1.join();
+        FAIL() << "signal_open failed on a loop of its own thread";
+    }
+    for (int round = 1; round <= 3; round++) {
+        kill(getpid(), SIGUSR1);
+        const std::uint64_t end = mono_ns() + kPatience;
+        while ((sides[0].calls.load() < round || sides[1].calls.load() < round) && mono_ns() < end) sleep_ns(1 * kMs);
+        EXPECT_EQ(sides[0].calls.load(), round) << "the first loop missed delivery " << round;
+        EXPECT_EQ(sides[1].calls.load(), round) << "the second loop missed delivery " << round;
+    }
+    stop = true;
+    t0.join();
+    t1.join();
+}
+
 TEST(Loops, G1_LoopsCreatedAndDestroyedOnManyThreads) {
     std::vector<std::thread> threads;
     std::atomic<int> failures{0};

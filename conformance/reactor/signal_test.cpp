@@ -170,3 +170,23 @@ TEST_F(Signals, G10_InvalidSignalNumbersAreRefused) {
         else h.release();
     }
 }
+
+TEST_F(Signals, SameSignalWatchedByTwoLoopsOfOneThreadReachesBoth) {
+    Loop other;
+    ASSERT_EQ(other.create(), 0);
+    SigWatch a, b;
+    ASSERT_EQ(a.open(loop, SIGUSR2), 0);
+    ASSERT_EQ(b.open(other, SIGUSR2), 0);
+    for (int round = 1; round <= 3; round++) {
+        ASSERT_EQ(kill(getpid(), SIGUSR2), 0);
+        const std::uint64_t end = mono_ns() + kPatience;
+        while ((a.calls < round || b.calls < round) && mono_ns() < end) {
+            loop.run(1 * kMs);
+            other.run(1 * kMs);
+        }
+        EXPECT_EQ(a.calls, round) << "the first loop, delivery " << round;
+        EXPECT_EQ(b.calls, round) << "the second loop, delivery " << round;
+    }
+    b.h.close();
+    other.run(0);
+}
