@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -112,29 +113,34 @@ void install_fatal_signal_report() {
 
 // Ends the run with a clear message when one test takes far too long: a
 // backend that loses a wakeup or ignores a timeout would otherwise hang the
-// tool (and CI) with no report.
-class Watchdog : public testing::EmptyTestEventListener {
+// tool (and CI) with no report. Owned by main and joined before it returns.
+class Watchdog {
 public:
-    explicit Watchdog(long seconds) : limit_(seconds) {
-        std::thread([this] { watch(); }).detach();
+    explicit Watchdog(long seconds) : limit_(seconds), thread_([this] { watch(); }) {}
+    ~Watchdog() {
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            stop_ = true;
+        }
+        cv_.notify_all();
+        thread_.join();
     }
-    void OnTestStart(const testing::TestInfo &info) override {
+    void started(const std::string &name) {
         std::lock_guard<std::mutex> lock(mu_);
-        name_ = std::string(info.test_suite_name()) + "." + info.name();
-        std::snprintf(g_current_test, sizeof(g_current_test), "%s", name_.c_str());
+        name_ = name;
         started_ = std::chrono::steady_clock::now();
         running_ = true;
     }
-    void OnTestEnd(const testing::TestInfo &) override {
+    void ended() {
         std::lock_guard<std::mutex> lock(mu_);
         running_ = false;
     }
 
 private:
     void watch() {
-        for (;;) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(250));
-            std::lock_guard<std::mutex> lock(mu_);
+        std::unique_lock<std::mutex> lock(mu_);
+        while (!stop_) {
+            cv_.wait_for(lock, std::chrono::milliseconds(250));
             if (running_ && std::chrono::steady_clock::now() - started_ > std::chrono::seconds(limit_)) {
                 std::fflush(stdout);
                 std::fprintf(stderr,
@@ -148,10 +154,29 @@ private:
         }
     }
     std::mutex mu_;
+    std::condition_variable cv_;
     std::string name_;
     std::chrono::steady_clock::time_point started_;
     bool running_ = false;
+    bool stop_ = false;
     long limit_;
+    std::thread thread_;  // last: starts once the members above exist
+};
+
+// Tells the watchdog and the fatal-signal report which test runs. GoogleTest
+// owns (and deletes) the listener; the watchdog outlives RUN_ALL_TESTS.
+class TestTracker : public testing::EmptyTestEventListener {
+public:
+    explicit TestTracker(Watchdog &dog) : dog_(dog) {}
+    void OnTestStart(const testing::TestInfo &info) override {
+        const std::string name = std::string(info.test_suite_name()) + "." + info.name();
+        std::snprintf(g_current_test, sizeof(g_current_test), "%s", name.c_str());
+        dog_.started(name);
+    }
+    void OnTestEnd(const testing::TestInfo &) override { dog_.ended(); }
+
+private:
+    Watchdog &dog_;
 };
 
 }  // namespace
@@ -203,7 +228,8 @@ int main(int argc, char **argv) {
         const long v = std::strtol(env, nullptr, 10);
         if (v > 0) limit = v;
     }
-    testing::UnitTest::GetInstance()->listeners().Append(new Watchdog(limit));
+    Watchdog dog(limit);
+    testing::UnitTest::GetInstance()->listeners().Append(new TestTracker(dog));
     install_fatal_signal_report();
     return RUN_ALL_TESTS();
 }
