@@ -15,7 +15,8 @@
  *     share without synchronisation.
  *  G2 Callbacks run only inside loop_run, on the loop's thread. A callback may
  *     call any table entry for the same loop, including closing the handle
- *     it was called for and opening new handles.
+ *     it was called for and opening new handles, except loop_run (it does
+ *     not nest) and loop_destroy (call it after loop_run has returned).
  *  G3 Closing. After handle_close(h) returns, no callback is ever invoked for
  *     h, even if its event was already pending in the same loop_run. The
  *     backend may release the memory later (e.g. libuv's asynchronous close),
@@ -210,7 +211,8 @@ typedef struct tasync_backend {
     void (*handle_close)(tasync_handle_t *handle);
 
     /* Starts watching a signal; active until closed. Several handles may
-     * watch the same signal; each is called. */
+     * watch the same signal, in one loop or in loops of other threads;
+     * each is called for each delivery (coalesced ones may count once). */
     int (*signal_open)(tasync_loop_t *loop, int signum, tasync_signal_cb cb, void *data, tasync_handle_t **out);
     /* Starts watching a child process of this process; the backend reaps it
      * and calls cb once. -ECHILD if pid is not a child. */
