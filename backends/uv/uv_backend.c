@@ -640,7 +640,7 @@ static tasync_backend_t g_table = {
     TASYNC_ABI_VERSION,
     UV_BACKEND_NAME,
     g_version,
-    TASYNC_CAP_OFFLOAD,
+    TASYNC_CAP_OFFLOAD | TASYNC_CAP_HANGUP | TASYNC_CAP_PRIORITY,
     0,
     uv_loop_create_,
     uv_loop_destroy_,

@@ -82,7 +82,16 @@ typedef enum tasync_capability {
     /* Readiness of regular files is meaningful (it is not for epoll). */
     TASYNC_CAP_FILE_READINESS = 4,
     /* Child watches use pidfd (no SIGCHLD handler is installed). */
-    TASYNC_CAP_PIDFD = 8
+    TASYNC_CAP_PIDFD = 8,
+    /* Io handles report TASYNC_IO_HANGUP and TASYNC_IO_ERROR. Without it
+     * (libev folds them into its read/write events), a hang-up shows as
+     * READABLE and an error condition as the events the handle wants, so
+     * that the caller's next read or write meets the end of file or the
+     * error itself. */
+    TASYNC_CAP_HANGUP = 16,
+    /* TASYNC_IO_PRIORITY may be requested. Without it, io_start refuses an
+     * interest that includes it with -ENOTSUP. */
+    TASYNC_CAP_PRIORITY = 32
 } tasync_capability_t;
 
 /* Completion-style operation codes. Values never change; new ones append. */
