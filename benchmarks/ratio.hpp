@@ -2,6 +2,10 @@
 // to a baseline measured in the same process, and whether it meets its goal.
 // Benchmarks report "ops_per_iter" (a counter) so that ratios compare the
 // same unit of work regardless of how many ops one iteration does.
+// Ratios use wall time by default; Basis::Cpu uses the process's CPU time
+// instead, which another process's load on a shared machine disturbs far
+// less (for single-threaded benchmarks that never sleep the two agree on a
+// quiet machine).
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -13,6 +17,8 @@
 
 namespace tasync_bench {
 
+enum class Basis { Real, Cpu };
+
 struct Comparison {
     std::string name;      // benchmark measured
     std::string baseline;  // benchmark it is compared with
@@ -22,7 +28,8 @@ struct Comparison {
 
 class RatioReporter : public benchmark::ConsoleReporter {
 public:
-    explicit RatioReporter(std::vector<Comparison> cmp) : cmp_(std::move(cmp)) {}
+    explicit RatioReporter(std::vector<Comparison> cmp, Basis basis = Basis::Real)
+        : cmp_(std::move(cmp)), basis_(basis) {}
 
     void ReportRuns(const std::vector<Run> &runs) override {
         ConsoleReporter::ReportRuns(runs);
@@ -31,13 +38,15 @@ public:
             auto it = r.counters.find("ops_per_iter");
             if (it == r.counters.end() || r.iterations == 0) continue;
             std::string name = r.run_name.function_name;
-            ns_[name] = r.real_accumulated_time * 1e9 / static_cast<double>(r.iterations) / it->second.value;
+            double t = basis_ == Basis::Cpu ? r.cpu_accumulated_time : r.real_accumulated_time;
+            ns_[name] = t * 1e9 / static_cast<double>(r.iterations) / it->second.value;
         }
     }
 
     void Finalize() override {
         ConsoleReporter::Finalize();
-        std::printf("\n%-34s %12s %-30s %12s %8s %8s  %s\n", "measured", "ns/op", "baseline (same run)", "ns/op",
+        const char *unit = basis_ == Basis::Cpu ? "cpu ns/op" : "ns/op";
+        std::printf("\n%-34s %12s %-30s %12s %8s %8s  %s\n", "measured", unit, "baseline (same run)", unit,
                     "ratio", "goal", "");
         for (const Comparison &c : cmp_) {
             auto a = ns_.find(c.name), b = ns_.find(c.baseline);
@@ -54,11 +63,12 @@ public:
 private:
     std::vector<Comparison> cmp_;
     std::map<std::string, double> ns_;
+    Basis basis_;
 };
 
-inline int run_with_ratios(int argc, char **argv, std::vector<Comparison> cmp) {
+inline int run_with_ratios(int argc, char **argv, std::vector<Comparison> cmp, Basis basis = Basis::Real) {
     benchmark::Initialize(&argc, argv);
-    RatioReporter reporter(std::move(cmp));
+    RatioReporter reporter(std::move(cmp), basis);
     benchmark::RunSpecifiedBenchmarks(&reporter);
     benchmark::Shutdown();
     return 0;
