@@ -10,9 +10,13 @@
 // 64-byte messages, driven by epoll. Once traffic has warmed up, the parent
 // samples the server process's CPU clock (clock_getcpuclockid: user +
 // system time of the server alone, whatever the client costs) and the
-// client's count of echoes received, several times; each window gives
-// server CPU microseconds per request, and the median window is reported.
-// The client's own CPU time is not counted.
+// client's count of echoes received over one window: server CPU
+// microseconds per request. The client's own CPU time is not counted (it
+// is printed beside, as a check: both move together when something else
+// disturbs the CPU). Every server is measured in several rounds, the
+// servers taking turns (forward, then backward, ...), and the median round
+// is reported with the spread: a disturbance from another process hits one
+// round of a few servers rather than every window of one.
 //
 // Goals (issue 4): the runtime server on each backend within 1.15x of the
 // raw server on the same library (uv: libuv, ev: libev, uring: io_uring),
@@ -25,7 +29,8 @@
 // compared with a raw io_uring server written the same way ("raw io_uring
 // poll"); the "op" style with the raw io_uring server using recv/send.
 //
-// Usage: echo-bench [--seconds=S] [--windows=N] [--cpu=N] [--only=NAME,...]
+// Usage: echo-bench [--seconds=S] [--rounds=N] [--cpu=N] [--only=NAME,...]
+// (S: the measured window of one round, default 0.7; N default 3)
 // (flags starting with --benchmark_ are accepted and ignored, so that
 // ./dev bench can pass the same flags to every program).
 #include <ev.h>
@@ -446,12 +451,32 @@ const Server kServers[] = {
 };
 
 struct Result {
-    double us_per_req = 0;   // median window
-    double req_per_s = 0;    // in that window
-    double server_share = 0; // server CPU time / wall time in that window
-    double client_us = 0;    // client CPU per request in that window (not counted)
+    double us_per_req = 0;   // server CPU per request
+    double req_per_s = 0;
+    double server_share = 0; // server CPU time / wall time
+    double client_us = 0;    // client CPU per request (not counted)
     bool ok = false;
 };
+
+// The rounds of one server: the median round (by server CPU per request)
+// and the spread.
+struct Summary {
+    Result median;
+    double min_us = 0, max_us = 0;
+    bool ok = false;
+};
+
+Summary summarize(std::vector<Result> rounds) {
+    Summary s;
+    rounds.erase(std::remove_if(rounds.begin(), rounds.end(), [](const Result &r) { return !r.ok; }), rounds.end());
+    if (rounds.empty()) return s;
+    std::sort(rounds.begin(), rounds.end(), [](const Result &a, const Result &b) { return a.us_per_req < b.us_per_req; });
+    s.median = rounds[rounds.size() / 2];
+    s.min_us = rounds.front().us_per_req;
+    s.max_us = rounds.back().us_per_req;
+    s.ok = true;
+    return s;
+}
 
 double mono_s() {
     timespec ts;
@@ -473,7 +498,7 @@ void sleep_s(double s) {
     }
 }
 
-Result measure(const Server &s, int cpu, double seconds, int windows, Shared *shared) {
+Result measure(const Server &s, int cpu, double seconds, Shared *shared) {
     Result res;
     int lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     int one = 1;
@@ -507,41 +532,29 @@ Result measure(const Server &s, int cpu, double seconds, int windows, Shared *sh
     close(lfd);
 
     clockid_t server_clock, client_clock;
-    std::vector<double> us, rps, share, client_us;
-    double deadline = mono_s() + 10;
-    // Warm-up: every connection up and traffic flowing for a moment.
-    while ((shared->connected.load() < kConnections || shared->responses.load() < 2000) && mono_s() < deadline) {
-        int status;
-        if (waitpid(server, &status, WNOHANG) == server || waitpid(client, &status, WNOHANG) == client) goto out;
-        sleep_s(0.01);
-    }
-    if (mono_s() >= deadline || clock_getcpuclockid(server, &server_clock) != 0 ||
-        clock_getcpuclockid(client, &client_clock) != 0)
-        goto out;
-    sleep_s(0.3);
-    for (int w = 0; w < windows; ++w) {
+    {
+        double deadline = mono_s() + 10;
+        // Warm-up: every connection up and traffic flowing for a moment.
+        while ((shared->connected.load() < kConnections || shared->responses.load() < 2000) && mono_s() < deadline) {
+            int status;
+            if (waitpid(server, &status, WNOHANG) == server || waitpid(client, &status, WNOHANG) == client) goto out;
+            sleep_s(0.01);
+        }
+        if (mono_s() >= deadline || clock_getcpuclockid(server, &server_clock) != 0 ||
+            clock_getcpuclockid(client, &client_clock) != 0)
+            goto out;
+        sleep_s(0.2);
         double t0 = mono_s(), c0 = cpu_s(server_clock), k0 = cpu_s(client_clock);
         std::uint64_t n0 = shared->responses.load(std::memory_order_relaxed);
-        sleep_s(seconds / windows);
+        sleep_s(seconds);
         double t1 = mono_s(), c1 = cpu_s(server_clock), k1 = cpu_s(client_clock);
         std::uint64_t n1 = shared->responses.load(std::memory_order_relaxed);
-        if (c0 < 0 || c1 < 0 || n1 <= n0) goto out;
+        if (c0 < 0 || c1 < 0 || k0 < 0 || k1 < 0 || n1 <= n0) goto out;
         double n = static_cast<double>(n1 - n0);
-        us.push_back((c1 - c0) * 1e6 / n);
-        rps.push_back(n / (t1 - t0));
-        share.push_back((c1 - c0) / (t1 - t0));
-        client_us.push_back((k1 - k0) * 1e6 / n);
-    }
-    {
-        // The median window (by CPU per request) and its companions.
-        std::vector<size_t> idx(us.size());
-        for (size_t i = 0; i < idx.size(); ++i) idx[i] = i;
-        std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return us[a] < us[b]; });
-        size_t m = idx[idx.size() / 2];
-        res.us_per_req = us[m];
-        res.req_per_s = rps[m];
-        res.server_share = share[m];
-        res.client_us = client_us[m];
+        res.us_per_req = (c1 - c0) * 1e6 / n;
+        res.req_per_s = n / (t1 - t0);
+        res.server_share = (c1 - c0) / (t1 - t0);
+        res.client_us = (k1 - k0) * 1e6 / n;
         res.ok = true;
     }
 out:
@@ -568,24 +581,24 @@ bool selected(const std::string &only, const char *name) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    double seconds = 2.1;
-    int windows = 3;
+    double seconds = 0.7;
+    int rounds = 3;
     int cpu = -1;
     std::string only;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a.rfind("--seconds=", 0) == 0) seconds = std::atof(a.c_str() + 10);
-        else if (a.rfind("--windows=", 0) == 0) windows = std::atoi(a.c_str() + 10);
+        else if (a.rfind("--rounds=", 0) == 0) rounds = std::atoi(a.c_str() + 9);
         else if (a.rfind("--cpu=", 0) == 0) cpu = std::atoi(a.c_str() + 6);
         else if (a.rfind("--only=", 0) == 0) only = a.substr(7);
         else if (a.rfind("--benchmark_", 0) == 0) continue;
         else {
-            std::fprintf(stderr, "usage: %s [--seconds=S] [--windows=N] [--cpu=N] [--only=NAME,...]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--seconds=S] [--rounds=N] [--cpu=N] [--only=NAME,...]\n", argv[0]);
             return 2;
         }
     }
-    if (seconds <= 0 || windows <= 0) {
-        std::fprintf(stderr, "echo-bench: --seconds and --windows must be positive\n");
+    if (seconds <= 0 || rounds <= 0) {
+        std::fprintf(stderr, "echo-bench: --seconds and --rounds must be positive\n");
         return 2;
     }
     signal(SIGPIPE, SIG_IGN);
@@ -613,19 +626,11 @@ int main(int argc, char **argv) {
 
     double load[3] = {0, 0, 0};
     if (getloadavg(load, 3) < 0) load[0] = load[1] = load[2] = -1;
-    std::printf("loopback TCP echo: %d connections, %d-byte messages, server and client on CPU %d,\n"
-                "%.1f s per server in %d windows (median shown); load average %.2f %.2f %.2f\n\n",
-                kConnections, kMessage, cpu, seconds, windows, load[0], load[1], load[2]);
-    std::printf("%-18s %8s %13s %10s %13s  %-18s %8s %8s  %s\n", "server", "req/s", "server us/req", "server CPU",
-                "client us/req", "baseline", "ratio", "goal", "");
+    std::printf("loopback TCP echo: %d connections, %d-byte messages, server and client on CPU %d;\n"
+                "%d rounds of %.1f s per server, median round shown; load average %.2f %.2f %.2f\n\n",
+                kConnections, kMessage, cpu, rounds, seconds, load[0], load[1], load[2]);
     std::fflush(stdout);
 
-    std::vector<std::pair<const Server *, Result>> results;
-    auto find = [&](const char *name) -> const Result * {
-        for (auto &r : results)
-            if (std::strcmp(r.first->name, name) == 0 && r.second.ok) return &r.second;
-        return nullptr;
-    };
     // A selected runtime server brings its baseline along.
     auto wanted = [&](const Server &s) {
         if (selected(only, s.name)) return true;
@@ -633,40 +638,60 @@ int main(int argc, char **argv) {
             if (t.baseline != nullptr && std::strcmp(t.baseline, s.name) == 0 && selected(only, t.name)) return true;
         return false;
     };
-    for (const Server &s : kServers) {
-        if (!wanted(s)) continue;
-        Result r = measure(s, cpu, seconds, windows, shared);
-        results.emplace_back(&s, r);
-        if (!r.ok) {
-            std::printf("%-18s %10s\n", s.name, "FAILED");
-            std::fflush(stdout);
+    std::vector<const Server *> servers;
+    for (const Server &s : kServers)
+        if (wanted(s)) servers.push_back(&s);
+    std::vector<std::vector<Result>> samples(servers.size());
+    for (int r = 0; r < rounds; ++r) {
+        for (size_t k = 0; k < servers.size(); ++k) {
+            size_t i = r % 2 == 0 ? k : servers.size() - 1 - k;
+            samples[i].push_back(measure(*servers[i], cpu, seconds, shared));
+        }
+    }
+    std::vector<Summary> sums;
+    for (auto &v : samples) sums.push_back(summarize(v));
+    auto find = [&](const char *name) -> const Summary * {
+        for (size_t i = 0; i < servers.size(); ++i)
+            if (std::strcmp(servers[i]->name, name) == 0 && sums[i].ok) return &sums[i];
+        return nullptr;
+    };
+
+    std::printf("%-18s %8s %13s %13s %10s %13s  %-18s %8s %8s  %s\n", "server", "req/s", "server us/req",
+                "(min-max)", "server CPU", "client us/req", "baseline", "ratio", "goal", "");
+    for (size_t i = 0; i < servers.size(); ++i) {
+        const Server &s = *servers[i];
+        const Summary &m = sums[i];
+        if (!m.ok) {
+            std::printf("%-18s %8s\n", s.name, "FAILED");
             continue;
         }
-        std::printf("%-18s %8.0f %13.2f %9.0f%% %13.2f", s.name, r.req_per_s, r.us_per_req, r.server_share * 100,
-                    r.client_us);
-        const Result *b = s.baseline != nullptr ? find(s.baseline) : nullptr;
+        char spread[32];
+        std::snprintf(spread, sizeof(spread), "(%.2f-%.2f)", m.min_us, m.max_us);
+        std::printf("%-18s %8.0f %13.2f %13s %9.0f%% %13.2f", s.name, m.median.req_per_s, m.median.us_per_req, spread,
+                    m.median.server_share * 100, m.median.client_us);
+        const Summary *b = s.baseline != nullptr ? find(s.baseline) : nullptr;
         if (b != nullptr) {
-            double ratio = r.us_per_req / b->us_per_req;
-            bool ok = ratio <= 1.15;
-            std::printf("  %-18s %7.2fx %s%5.2fx  %s", s.baseline, ratio, "<=", 1.15, ok ? "goal met" : "GOAL MISSED");
+            double ratio = m.median.us_per_req / b->median.us_per_req;
+            std::printf("  %-18s %7.2fx %s%5.2fx  %s", s.baseline, ratio, "<=", 1.15,
+                        ratio <= 1.15 ? "goal met" : "GOAL MISSED");
         }
         std::printf("\n");
-        std::fflush(stdout);
     }
     // The uring backend below the uv backend: the goal is for the server
     // written with completion operations, which the uring backend runs
     // natively; readiness on io_uring (poll operations) is shown beside it.
     for (const char *style : {"op", "fd"}) {
         std::string u = std::string("runtime uring ") + style, v = std::string("runtime uv ") + style;
-        const Result *a = find(u.c_str()), *b = find(v.c_str());
+        const Summary *a = find(u.c_str()), *b = find(v.c_str());
         if (a == nullptr || b == nullptr) continue;
-        double ratio = a->us_per_req / b->us_per_req;
+        double ratio = a->median.us_per_req / b->median.us_per_req;
         if (std::strcmp(style, "op") == 0)
-            std::printf("%-18s %8s %13.2f %10s %13s  %-18s %7.2fx %s%5.2fx  %s\n", u.c_str(), "", a->us_per_req, "",
-                        "", v.c_str(), ratio, "< ", 1.0, ratio < 1.0 ? "goal met" : "GOAL MISSED");
+            std::printf("%-18s %8s %13.2f %13s %10s %13s  %-18s %7.2fx %s%5.2fx  %s\n", u.c_str(), "",
+                        a->median.us_per_req, "", "", "", v.c_str(), ratio, "< ", 1.0,
+                        ratio < 1.0 ? "goal met" : "GOAL MISSED");
         else
-            std::printf("%-18s %8s %13.2f %10s %13s  %-18s %7.2fx %8s  %s\n", u.c_str(), "", a->us_per_req, "", "",
-                        v.c_str(), ratio, "", "(no goal)");
+            std::printf("%-18s %8s %13.2f %13s %10s %13s  %-18s %7.2fx %8s  %s\n", u.c_str(), "",
+                        a->median.us_per_req, "", "", "", v.c_str(), ratio, "", "(no goal)");
     }
     return 0;
 }
