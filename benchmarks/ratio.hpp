@@ -38,6 +38,8 @@ public:
             auto it = r.counters.find("ops_per_iter");
             if (it == r.counters.end() || r.iterations == 0) continue;
             std::string name = r.run_name.function_name;
+            // An aggregate (--benchmark_repetitions) is scaled so that this
+            // also gives its statistic of the time per iteration.
             double t = basis_ == Basis::Cpu ? r.cpu_accumulated_time : r.real_accumulated_time;
             ns_[name] = t * 1e9 / static_cast<double>(r.iterations) / it->second.value;
         }
@@ -66,7 +68,18 @@ private:
     Basis basis_;
 };
 
-inline int run_with_ratios(int argc, char **argv, std::vector<Comparison> cmp, Basis basis = Basis::Real) {
+// defaults: flags placed before the command line's own (which win, being
+// parsed later), e.g. {"--benchmark_repetitions=5"}.
+inline int run_with_ratios(int argc, char **argv, std::vector<Comparison> cmp, Basis basis = Basis::Real,
+                           std::vector<std::string> defaults = {}) {
+    std::vector<char *> args;
+    args.push_back(argv[0]);
+    for (std::string &d : defaults) args.push_back(d.data());
+    for (int i = 1; i < argc; ++i) args.push_back(argv[i]);
+    int n = static_cast<int>(args.size());
+    args.push_back(nullptr);
+    argv = args.data();
+    argc = n;
     benchmark::Initialize(&argc, argv);
     RatioReporter reporter(std::move(cmp), basis);
     benchmark::RunSpecifiedBenchmarks(&reporter);
