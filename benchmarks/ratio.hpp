@@ -55,7 +55,7 @@ public:
             if (a == ns_.end() || b == ns_.end()) continue;
             double ratio = c.lower_is_better ? a->second / b->second : b->second / a->second;
             bool ok = c.lower_is_better ? ratio <= c.goal : ratio >= c.goal;
-            std::printf("%-34s %12.2f %-30s %12.2f %7.2fx %s%6.2fx  %s\n", c.name.c_str(), a->second,
+            std::printf("%-34s %12.2f %-30s %12.2f %7.3fx %s%6.2fx  %s\n", c.name.c_str(), a->second,
                         c.baseline.c_str(), b->second, ratio, c.lower_is_better ? "<=" : ">=", c.goal,
                         ok ? "goal met" : "GOAL MISSED");
         }
