@@ -1051,24 +1051,26 @@ static void dispatch_cqe(struct tasync_loop *l, uint64_t ud, int res, unsigned f
 }
 
 /* Dispatches at most the CQEs present when called: CQEs posted by
- * submissions made from callbacks wait for the next loop_run. */
+ * submissions made from callbacks wait for the next loop_run. The CQ ring
+ * is walked inline (io_uring_for_each_cqe) rather than through liburing's
+ * out-of-line io_uring_peek_batch_cqe: this runs once per loop_run. */
 static void process_cqes(struct tasync_loop *l) {
     unsigned budget = io_uring_cq_ready(&l->ring);
     while (budget > 0) {
-        struct io_uring_cqe *cqes[32];
+        struct io_uring_cqe *cqe;
         uint64_t ud[32];
         int res[32];
         unsigned flags[32];
-        unsigned n = budget < 32 ? budget : 32, i;
-        n = io_uring_peek_batch_cqe(&l->ring, cqes, n);
-        if (n == 0) break;
+        unsigned head, n = 0, i;
         /* Copy and release the slots first: callbacks may submit, which
          * can post new CQEs. */
-        for (i = 0; i < n; i++) {
-            ud[i] = cqes[i]->user_data;
-            res[i] = cqes[i]->res;
-            flags[i] = cqes[i]->flags;
+        io_uring_for_each_cqe(&l->ring, head, cqe) {
+            ud[n] = cqe->user_data;
+            res[n] = cqe->res;
+            flags[n] = cqe->flags;
+            if (++n == 32 || n == budget) break;
         }
+        if (n == 0) break;
         io_uring_cq_advance(&l->ring, n);
         budget -= n;
         for (i = 0; i < n; i++) dispatch_cqe(l, ud[i], res[i], flags[i]);
@@ -1300,14 +1302,19 @@ static int uring_loop_run_(tasync_loop_t *loop, int64_t timeout_ns) {
             rc = io_uring_submit_and_get_events(ring);
         else if (IO_URING_READ_ONCE(*ring->sq.kflags) & (IORING_SQ_TASKRUN | IORING_SQ_CQ_OVERFLOW))
             rc = io_uring_get_events(ring);
+    } else if (wait < 0) {
+        /* No deadline: one io_uring_enter(GETEVENTS, min_complete 1).
+         * io_uring_submit_and_wait goes straight to it, where
+         * io_uring_submit_and_wait_timeout without a timeout first walks
+         * liburing's generic get-CQE loop; this is the path every
+         * request/response wait takes. */
+        rc = io_uring_submit_and_wait(ring, 1);
     } else {
         struct __kernel_timespec ts;
         struct io_uring_cqe *cqe;
-        if (wait > 0) {
-            ts.tv_sec = wait / 1000000000;
-            ts.tv_nsec = wait % 1000000000;
-        }
-        rc = io_uring_submit_and_wait_timeout(ring, &cqe, 1, wait > 0 ? &ts : NULL, NULL);
+        ts.tv_sec = wait / 1000000000;
+        ts.tv_nsec = wait % 1000000000;
+        rc = io_uring_submit_and_wait_timeout(ring, &cqe, 1, &ts, NULL);
     }
     /* A timeout, a signal or a busy CQ is just an early return (G7). */
     if (rc == -ETIME || rc == -EINTR || rc == -EAGAIN || rc == -EBUSY || rc > 0) rc = 0;
