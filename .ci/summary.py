@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
-"""Prints 'N passed, M failed' over every test case in the given meson build
-directories: GoogleTest cases count one by one (from meson's JUnit log),
-other tests (phpt runs, scripts) count as reported there."""
+"""Prints 'N passed, M failed' over every test case of the given meson
+build directories (their testlog.junit.xml) or JUnit files: GoogleTest cases
+and phpt files count one by one, other tests as one case each."""
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 passed = failed = 0
-for build in sys.argv[1:]:
-    log = Path(build) / "meson-logs" / "testlog.junit.xml"
+for arg in sys.argv[1:]:
+    log = Path(arg)
+    if log.is_dir():
+        log = log / "meson-logs" / "testlog.junit.xml"
     if not log.exists():
-        print(f"summary: no test log in {build}", file=sys.stderr)
+        print(f"summary: no test log {log}", file=sys.stderr)
         failed += 1
         continue
     for case in ET.parse(log).getroot().iter("testcase"):
