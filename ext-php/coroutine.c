@@ -173,7 +173,7 @@ tasync_awaitable_t *async_awaitable_of(zend_object *obj)
 
 /* ----------------------------------------------------------- entry */
 
-/* The coroutine ended with EG(exception) set. */
+/* The coroutine ended with EG(exception) set: that is its error. */
 static void coroutine_failed(async_coroutine *c, tasync_coroutine_t *self)
 {
 	zend_object *ex = EG(exception);
@@ -189,14 +189,6 @@ static void coroutine_failed(async_coroutine *c, tasync_coroutine_t *self)
 	GC_ADDREF(ex);
 	zend_clear_exception();
 	tasync_coroutine_set_error(self, ex);
-	/* Nobody waits for it and it is not a cancellation (rule C7): the
-	 * exception reached the top of the coroutine unhandled. It is reported
-	 * as PHP reports uncaught exceptions, at the end of the script. */
-	if (c->awaiters == 0 && ASYNC_G(uncaught) == NULL
-			&& !instanceof_function(ex->ce, async_ce_cancellation_error)) {
-		GC_ADDREF(ex);
-		ASYNC_G(uncaught) = ex;
-	}
 	OBJ_RELEASE(ex);
 }
 
@@ -258,6 +250,21 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 		async_safe_point();
 		if (EG(exception)) {
 			coroutine_failed(c, self);
+		}
+		/* Rule S10 while this coroutine's VM stack still exists: the
+		 * scope's exception handlers are PHP code and run right here. */
+		if (!c->doomed) {
+			tasync_coroutine_route_error(self);
+			async_safe_point();
+			if (EG(exception)) {
+				/* A destructor run at the safe point threw: too late to
+				 * change the outcome, report it as PHP reports exceptions
+				 * thrown in destructors at the end of a script. */
+				zend_object *late = EG(exception);
+				GC_ADDREF(late);
+				zend_clear_exception();
+				zend_exception_error(late, E_WARNING);
+			}
 		}
 	} zend_catch {
 		/* A fatal error: the message is out; the frames are abandoned, as

@@ -45,29 +45,6 @@ static async_wait_info *current_wait(tasync_runtime_t *rt)
 	return &((async_coroutine *) ((char *) hd - XtOffsetOf(async_coroutine, vm)))->wait;
 }
 
-static bool current_is_main(tasync_runtime_t *rt)
-{
-	return tasync_coroutine_current(rt) == ASYNC_G(main_co);
-}
-
-/*
- * Throws what a suspension ended with. A deadlock (rule C14) cancels every
- * waiting coroutine; the main flow gets the DeadlockError itself, the
- * others their cancellation.
- */
-static void throw_wait_error(tasync_runtime_t *rt, int rc, void *err)
-{
-	if (rc == -ECANCELED && ASYNC_G(deadlock_message) != NULL && !ASYNC_G(reported) && current_is_main(rt)) {
-		ASYNC_G(reported) = true;
-		if (err != NULL) {
-			OBJ_RELEASE((zend_object *) err);
-		}
-		zend_throw_exception(async_ce_deadlock_error, ZSTR_VAL(ASYNC_G(deadlock_message)), 0);
-		return;
-	}
-	async_throw_error(rc, err);
-}
-
 static void drop_outcome(tasync_runtime_t *rt, void *value, void *err)
 {
 	tasync_value_release(rt, value);
@@ -154,7 +131,7 @@ PHP_FUNCTION(Async_suspend)
 		RETURN_THROWS();
 	}
 	if (rc != 0) {
-		throw_wait_error(rt, rc, err);
+		async_throw_error(rc, err);
 	}
 }
 
@@ -184,9 +161,6 @@ PHP_FUNCTION(Async_await)
 	if (cancel_obj) {
 		GC_ADDREF(cancel_obj);
 	}
-	if (target) {
-		target->awaiters++;
-	}
 	async_wait_info *w = current_wait(rt);
 	w->kind = ASYNC_WAIT_AWAIT;
 	w->target = target != NULL && target->co != NULL ? tasync_coroutine_id(target->co) : 0;
@@ -195,9 +169,6 @@ PHP_FUNCTION(Async_await)
 	int rc = tasync_await(rt, what, cancellation, &value, &err);
 
 	current_wait(rt)->kind = ASYNC_WAIT_NONE;
-	if (target) {
-		target->awaiters--;
-	}
 	OBJ_RELEASE(what_obj);
 	if (cancel_obj) {
 		OBJ_RELEASE(cancel_obj);
@@ -212,7 +183,7 @@ PHP_FUNCTION(Async_await)
 		return;
 	}
 	tasync_value_release(rt, value);
-	throw_wait_error(rt, rc, err);
+	async_throw_error(rc, err);
 }
 
 PHP_FUNCTION(Async_delay)
@@ -240,7 +211,7 @@ PHP_FUNCTION(Async_delay)
 		RETURN_THROWS();
 	}
 	if (rc != 0) {
-		throw_wait_error(rt, rc, err);
+		async_throw_error(rc, err);
 	}
 }
 
@@ -316,20 +287,22 @@ typedef struct wait_set {
 	uint32_t count;
 	zend_object *cancel_obj;     /* one reference, or NULL */
 	tasync_awaitable_t *cancellation;
+	tasync_awaitable_t **pending; /* scratch for tasync_await_any */
+	uint32_t *pending_index;
 } wait_set;
 
 static void wait_set_free(wait_set *set)
 {
 	for (uint32_t i = 0; i < set->count; i++) {
-		wait_item *it = &set->items[i];
-		if (instanceof_function(it->obj->ce, async_ce_coroutine)) {
-			async_coroutine_from_obj(it->obj)->awaiters--;
-		}
-		zval_ptr_dtor(&it->key);
-		OBJ_RELEASE(it->obj);
+		zval_ptr_dtor(&set->items[i].key);
+		OBJ_RELEASE(set->items[i].obj);
 	}
 	if (set->items) {
 		efree(set->items);
+	}
+	if (set->pending) {
+		efree(set->pending);
+		efree(set->pending_index);
 	}
 	if (set->cancel_obj) {
 		OBJ_RELEASE(set->cancel_obj);
@@ -404,10 +377,6 @@ static bool wait_set_init(wait_set *set, zval *iterable, zend_object *cancel_obj
 		GC_ADDREF(it->obj);
 		it->aw = aw;
 		it->done = false;
-		if (instanceof_function(it->obj->ce, async_ce_coroutine)) {
-			/* Its failure is handled here, not reported as uncaught. */
-			async_coroutine_from_obj(it->obj)->awaiters++;
-		}
 		if (ht) {
 			zend_hash_move_forward_ex(ht, &pos);
 		} else {
@@ -417,153 +386,56 @@ static bool wait_set_init(wait_set *set, zval *iterable, zend_object *cancel_obj
 	if (iter) {
 		zend_iterator_dtor(iter);
 	}
+	if (ok && set->count > 0) {
+		set->pending = safe_emalloc(set->count, sizeof(*set->pending), 0);
+		set->pending_index = safe_emalloc(set->count, sizeof(*set->pending_index), 0);
+	}
 	return ok && !EG(exception);
 }
 
-/* Shared by the helper coroutines of one wait_any call. */
-typedef struct any_state {
-	uint32_t refs;
-	tasync_awaitable_t *future;  /* completed by the first helper that sees its item done */
-	uint32_t winner;
-} any_state;
-
-typedef struct any_helper {
-	any_state *state;
-	tasync_awaitable_t *aw;      /* one reference */
-	uint32_t index;
-} any_helper;
-
-static void any_state_release(any_state *st)
-{
-	if (--st->refs == 0) {
-		tasync_awaitable_release(st->future);
-		efree(st);
-	}
-}
-
-/* A native coroutine (no PHP state): waits for one item. */
-static void any_helper_entry(tasync_coroutine_t *self, void *arg)
-{
-	any_helper *h = arg;
-	(void) self;
-	if (tasync_await(NULL, h->aw, NULL, NULL, NULL) != -ECANCELED
-			&& !tasync_awaitable_is_completed(h->state->future)) {
-		h->state->winner = h->index;
-		tasync_future_resolve(h->state->future, NULL);
-	}
-}
-
-static void any_helper_release(void *arg)
-{
-	any_helper *h = arg;
-	tasync_awaitable_release(h->aw);
-	any_state_release(h->state);
-	efree(h);
-}
-
 /*
- * Waits until one of the items not done yet completes; returns 0 and its
- * index, or a core error code (with *err) when the caller's cancellation
- * or the caller itself was cancelled. The core has no "await any" (see the
- * report): one helper coroutine per pending item waits and completes a
- * shared future.
+ * Waits until one of the items not done yet completes (tasync_await_any,
+ * which also counts as awaiting each of them, so that their errors are
+ * handled here: rule S10); returns 0 and its index, or a core error code
+ * (with *err) when the caller's cancellation fired, the caller was
+ * cancelled, or the caller is one of the items (C6).
  */
 static int wait_any(tasync_runtime_t *rt, wait_set *set, uint32_t *index, void **err)
 {
+	uint32_t n = 0;
 	*err = NULL;
-	tasync_awaitable_t *self_aw = tasync_coroutine_awaitable(tasync_coroutine_current(rt));
 	for (uint32_t i = 0; i < set->count; i++) {
-		if (set->items[i].done) {
-			continue;
-		}
-		if (set->items[i].aw == self_aw) {
-			*err = async_error_create(TASYNC_ERROR_ASYNC, TASYNC_ESELF_AWAIT, "A coroutine cannot await itself");
-			return TASYNC_ESELF_AWAIT;
-		}
-		if (tasync_awaitable_is_completed(set->items[i].aw)) {
-			*index = i;
-			return 0;
+		if (!set->items[i].done) {
+			set->pending[n] = set->items[i].aw;
+			set->pending_index[n] = i;
+			n++;
 		}
 	}
-	/* A cancellation that already fired: the await below fails at once. */
-	bool cancelled = set->cancellation != NULL && tasync_awaitable_is_completed(set->cancellation);
-
-	any_state *st = emalloc(sizeof(*st));
-	st->refs = 1;
-	st->winner = 0;
-	int rc = tasync_future_create(rt, &st->future);
-	if (rc != 0) {
-		efree(st);
-		return rc;
+	ZEND_ASSERT(n > 0);
+	int rc = tasync_await_any(rt, set->pending, n, set->cancellation, err);
+	if (rc >= 0) {
+		*index = set->pending_index[rc];
+		return 0;
 	}
-	uint32_t pending = 0;
-	tasync_coroutine_t **helpers = safe_emalloc(set->count, sizeof(*helpers), 0);
-	for (uint32_t i = 0; i < set->count && !cancelled; i++) {
-		if (set->items[i].done) {
-			continue;
-		}
-		any_helper *h = emalloc(sizeof(*h));
-		h->state = st;
-		st->refs++;
-		h->aw = set->items[i].aw;
-		tasync_awaitable_retain(h->aw);
-		h->index = i;
-		tasync_spawn_options_t o;
-		memset(&o, 0, sizeof(o));
-		o.size = sizeof(o);
-		o.entry = any_helper_entry;
-		o.arg = h;
-		o.arg_release = any_helper_release;
-		tasync_coroutine_t *co = NULL;
-		if (tasync_spawn(rt, &o, &co, NULL) != 0) {
-			any_helper_release(h);
-			continue;
-		}
-		helpers[pending++] = co;
-	}
-
-	async_wait_info *w = current_wait(rt);
-	w->kind = ASYNC_WAIT_AWAIT_MANY;
-	w->target = pending;
-	rc = tasync_await(rt, st->future, set->cancellation, NULL, err);
-	current_wait(rt)->kind = ASYNC_WAIT_NONE;
-	if (rc == 0) {
-		*index = st->winner;
-	}
-
-	/* The helpers still waiting are not needed any more. */
-	zend_object *stop = NULL;
-	for (uint32_t i = 0; i < pending; i++) {
-		if (!(tasync_coroutine_flags(helpers[i]) & TASYNC_CO_COMPLETED)) {
-			if (stop == NULL) {
-				stop = async_error_create(TASYNC_ERROR_CANCELLATION, -ECANCELED, "The wait ended");
-			}
-			tasync_coroutine_cancel(helpers[i], stop);
-		}
-		tasync_coroutine_release(helpers[i]);
-	}
-	if (stop) {
-		OBJ_RELEASE(stop);
-	}
-	efree(helpers);
-	any_state_release(st);
 	return rc;
 }
 
-/* The outcome of a completed item: 0 and a value, or TASYNC_EFAILED and an error. */
-static int item_outcome(tasync_runtime_t *rt, wait_item *it, zval *value, zend_object **error)
+/* The outcome of a completed item: 0 and a value, or TASYNC_EFAILED and an
+ * error (a new reference). */
+static int item_outcome(wait_item *it, zval *value, zend_object **error)
 {
 	void *v = NULL, *e = NULL;
-	int rc = tasync_await(rt, it->aw, NULL, &v, &e);
+	int rc = tasync_awaitable_outcome(it->aw, &v, &e);
 	*error = NULL;
 	ZVAL_NULL(value);
-	if (rc == 0) {
-		async_value_unbox(v, value);
-	} else {
+	if (e != NULL) {
 		*error = e;
-		e = NULL;
+		GC_ADDREF(*error);
+		rc = TASYNC_EFAILED;
+	} else {
+		async_value_unbox(v, value);
+		rc = 0;
 	}
-	tasync_value_release(rt, v);
 	it->done = true;
 	return rc;
 }
@@ -606,95 +478,108 @@ static bool resumed_ok(tasync_runtime_t *rt, int rc, void *err)
 		return false;
 	}
 	if (rc != 0) {
-		throw_wait_error(rt, rc, err);
+		async_throw_error(rc, err);
 		return false;
 	}
 	return true;
 }
 
+/* Frees the per-item outcomes of await_all*(). */
+static void free_outcomes(zval *values, zend_object **errors, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		zval_ptr_dtor(&values[i]);
+		if (errors[i] != NULL) {
+			OBJ_RELEASE(errors[i]);
+		}
+	}
+	efree(values);
+	efree(errors);
+}
+
 PHP_FUNCTION(Async_await_all)
 {
 	AWAIT_MANY_PARSE();
-	zval results, errors;
-	array_init(&results);
-	array_init(&errors);
-	/* One after the other: the total wait is the longest one. */
-	for (uint32_t i = 0; i < set.count; i++) {
-		wait_item *it = &set.items[i];
-		void *value = NULL, *err = NULL;
-		async_wait_info *w = current_wait(rt);
-		w->kind = ASYNC_WAIT_AWAIT_MANY;
-		w->target = set.count - i;
-		int rc = tasync_await(rt, it->aw, set.cancellation, &value, &err);
-		current_wait(rt)->kind = ASYNC_WAIT_NONE;
-		if (rc == 0 || rc == TASYNC_EFAILED) {
-			zval zv;
-			if (rc == 0) {
-				async_value_unbox(value, &zv);
-				add_keyed(&results, &it->key, &zv);
-			} else {
-				ZVAL_OBJ(&zv, (zend_object *) err);
-				add_keyed(&errors, &it->key, &zv);
-				err = NULL;
-			}
-			rc = 0;
-		}
-		tasync_value_release(rt, value);
+	uint32_t n = set.count;
+	zval *values = safe_emalloc(n ? n : 1, sizeof(zval), 0);
+	zend_object **errors = safe_emalloc(n ? n : 1, sizeof(zend_object *), 0);
+	for (uint32_t i = 0; i < n; i++) {
+		ZVAL_NULL(&values[i]);
+		errors[i] = NULL;
+	}
+	/* One await_any over what is left, again and again: every item stays
+	 * awaited until it completes, so a failure is this caller's to handle
+	 * (S10) whenever it happens; the total wait is the longest one. */
+	for (uint32_t left = n; left > 0; left--) {
+		uint32_t index = 0;
+		void *err = NULL;
+		int rc = wait_any(rt, &set, &index, &err);
 		if (!resumed_ok(rt, rc, err)) {
-			zval_ptr_dtor(&results);
-			zval_ptr_dtor(&errors);
+			free_outcomes(values, errors, n);
 			wait_set_free(&set);
 			RETURN_THROWS();
 		}
+		item_outcome(&set.items[index], &values[index], &errors[index]);
 	}
+	zval results, failures;
+	array_init(&results);
+	array_init(&failures);
+	for (uint32_t i = 0; i < n; i++) {
+		if (errors[i] != NULL) {
+			zval zv;
+			ZVAL_OBJ(&zv, errors[i]);
+			errors[i] = NULL;
+			add_keyed(&failures, &set.items[i].key, &zv);
+		} else {
+			add_keyed(&results, &set.items[i].key, &values[i]);
+			ZVAL_UNDEF(&values[i]);
+		}
+	}
+	free_outcomes(values, errors, n);
 	wait_set_free(&set);
 	array_init_size(return_value, 2);
 	add_next_index_zval(return_value, &results);
-	add_next_index_zval(return_value, &errors);
+	add_next_index_zval(return_value, &failures);
 }
 
 PHP_FUNCTION(Async_await_all_or_fail)
 {
 	AWAIT_MANY_PARSE();
 	uint32_t n = set.count;
-	zval *values = n ? safe_emalloc(n, sizeof(zval), 0) : NULL;
-	bool ok = true;
+	zval *values = safe_emalloc(n ? n : 1, sizeof(zval), 0);
+	zend_object **errors = safe_emalloc(n ? n : 1, sizeof(zend_object *), 0);
 	for (uint32_t i = 0; i < n; i++) {
-		ZVAL_UNDEF(&values[i]);
+		ZVAL_NULL(&values[i]);
+		errors[i] = NULL;
 	}
-	for (uint32_t left = n; left > 0 && ok; left--) {
+	for (uint32_t left = n; left > 0; left--) {
 		uint32_t index = 0;
 		void *err = NULL;
 		int rc = wait_any(rt, &set, &index, &err);
 		if (!resumed_ok(rt, rc, err)) {
-			ok = false;
-			break;
+			free_outcomes(values, errors, n);
+			wait_set_free(&set);
+			RETURN_THROWS();
 		}
-		zend_object *error = NULL;
-		if (item_outcome(rt, &set.items[index], &values[index], &error) != 0) {
+		if (item_outcome(&set.items[index], &values[index], &errors[index]) != 0) {
+			/* The first failure, at once; the others go on (a later failure
+			 * of theirs is no longer awaited here, rule S10). */
 			zval zv;
-			ZVAL_OBJ(&zv, error);
+			ZVAL_OBJ(&zv, errors[index]);
+			errors[index] = NULL;
 			zend_throw_exception_object(&zv);
-			ok = false;
+			free_outcomes(values, errors, n);
+			wait_set_free(&set);
+			RETURN_THROWS();
 		}
 	}
-	if (ok) {
-		array_init_size(return_value, n);
-		for (uint32_t i = 0; i < n; i++) {
-			add_keyed(return_value, &set.items[i].key, &values[i]);
-		}
-	} else {
-		for (uint32_t i = 0; i < n; i++) {
-			zval_ptr_dtor(&values[i]);
-		}
+	array_init_size(return_value, n);
+	for (uint32_t i = 0; i < n; i++) {
+		add_keyed(return_value, &set.items[i].key, &values[i]);
+		ZVAL_UNDEF(&values[i]);
 	}
-	if (values) {
-		efree(values);
-	}
+	free_outcomes(values, errors, n);
 	wait_set_free(&set);
-	if (!ok) {
-		RETURN_THROWS();
-	}
 }
 
 PHP_FUNCTION(Async_await_any_or_fail)
@@ -713,7 +598,7 @@ PHP_FUNCTION(Async_await_any_or_fail)
 		RETURN_THROWS();
 	}
 	zend_object *error = NULL;
-	if (item_outcome(rt, &set.items[index], return_value, &error) != 0) {
+	if (item_outcome(&set.items[index], return_value, &error) != 0) {
 		zval zv;
 		ZVAL_OBJ(&zv, error);
 		zend_throw_exception_object(&zv);
@@ -743,7 +628,7 @@ PHP_FUNCTION(Async_await_first_success)
 		}
 		zend_object *error = NULL;
 		zval value;
-		if (item_outcome(rt, &set.items[index], &value, &error) == 0) {
+		if (item_outcome(&set.items[index], &value, &error) == 0) {
 			ZVAL_COPY_VALUE(&result, &value);
 			break;
 		}

@@ -200,19 +200,6 @@ static void host_warning(void *hd, const char *message)
 		ASYNC_G(warnings) = erealloc(ASYNC_G(warnings), sizeof(zend_string *) * ASYNC_G(warning_size));
 	}
 	ASYNC_G(warnings)[ASYNC_G(warning_count)++] = zend_string_init(message, strlen(message), 0);
-	/* The core's first deadlock line becomes the DeadlockError message. */
-	if (ASYNC_G(deadlock_message) == NULL && strncmp(message, "Deadlock detected", sizeof("Deadlock detected") - 1) == 0) {
-		ASYNC_G(deadlock_message) = zend_string_init(message, strlen(message), 0);
-	} else if (ASYNC_G(deadlock_message) != NULL && ASYNC_G(deadlock_file) == NULL) {
-		/* "... is suspended at FILE:LINE": where the DeadlockError points. */
-		const char *at = strstr(message, " is suspended at ");
-		const char *colon = at ? strrchr(at, ':') : NULL;
-		if (colon != NULL && colon[1] >= '0' && colon[1] <= '9') {
-			at += sizeof(" is suspended at ") - 1;
-			ASYNC_G(deadlock_file) = zend_string_init(at, (size_t) (colon - at), 0);
-			ASYNC_G(deadlock_line) = ZEND_STRTOL(colon + 1, NULL, 10);
-		}
-	}
 }
 
 static int host_capture_location(void *hd, tasync_location_t *out)

@@ -75,7 +75,6 @@ typedef struct async_coroutine {
 	zend_fcall_info_cache fcc;
 	zval named;                      /* named arguments (array) or UNDEF */
 	zend_execute_data *bottom;       /* the frame below the coroutine's first call */
-	uint32_t awaiters;               /* PHP-level awaits in progress on this one */
 	async_wait_info wait;            /* what it waits for (getAwaitingInfo) */
 	bool is_main;
 	bool started;
@@ -132,17 +131,12 @@ ZEND_BEGIN_MODULE_GLOBALS(async)
 	zend_string **warnings;          /* warnings the core reported, not shown yet */
 	uint32_t warning_count;
 	uint32_t warning_size;
-	zend_string *deadlock_message;
-	zend_string *deadlock_file;      /* where the first waiting coroutine stopped */
-	zend_long deadlock_line;
-	zend_object *uncaught;           /* first exception no one handled */
 
 	async_abort_mode abort_mode;     /* what the main flow must do at its next resume */
 	bool in_drain;                   /* the main flow waits in tasync_runtime_run */
 	bool exit_called;                /* exit()/die() ran (ZEND_EXIT hook) */
 	bool fiber_used;                 /* rule C13 */
 	bool runtime_failed;             /* creation failed in this request */
-	bool reported;                   /* the end-of-script error was reported */
 ZEND_END_MODULE_GLOBALS(async)
 
 ZEND_EXTERN_MODULE_GLOBALS(async)
