@@ -334,8 +334,6 @@ static PHP_RINIT_FUNCTION(async)
 	ASYNC_G(main_co) = NULL;
 	ASYNC_G(main_object) = NULL;
 	memset(&ASYNC_G(main_vm), 0, sizeof(ASYNC_G(main_vm)));
-	memset(&ASYNC_G(main_wait), 0, sizeof(ASYNC_G(main_wait)));
-	zend_hash_init(&ASYNC_G(coroutines), 8, NULL, NULL, 0);
 	zend_hash_init(&ASYNC_G(filenames), 8, NULL, ZVAL_PTR_DTOR, 0);
 	ASYNC_G(last_filename) = NULL;
 	ASYNC_G(deferred) = NULL;
@@ -391,7 +389,6 @@ static PHP_RSHUTDOWN_FUNCTION(async)
 		ASYNC_G(warnings) = NULL;
 	}
 	ASYNC_G(warning_count) = ASYNC_G(warning_size) = 0;
-	zend_hash_destroy(&ASYNC_G(coroutines));
 	zend_hash_destroy(&ASYNC_G(filenames));
 	ASYNC_G(last_filename) = NULL;
 	return SUCCESS;

@@ -65,7 +65,7 @@ static void coroutine_free(zend_object *obj)
 {
 	async_coroutine *c = async_coroutine_from_obj(obj);
 	if (c->co != NULL) {
-		if (!c->is_main) {
+		if (!c->is_main && tasync_coroutine_host_data(c->co) == &c->vm) {
 			tasync_coroutine_set_host_data(c->co, NULL);
 		}
 		tasync_coroutine_release(c->co);
@@ -135,13 +135,32 @@ static HashTable *coroutine_get_gc(zend_object *obj, zval **table, int *num)
 zend_object *async_coroutine_object_for(tasync_coroutine_t *co)
 {
 	void *hd = tasync_coroutine_host_data(co);
+	zend_object *obj;
 	if (hd == &ASYNC_G(main_vm)) {
-		return async_main_coroutine_object();
+		obj = async_main_coroutine_object();
+		GC_ADDREF(obj);
+		return obj;
 	}
-	if (hd == NULL) {
-		return NULL;
+	if (hd != NULL) {
+		obj = &((async_coroutine *) ((char *) hd - XtOffsetOf(async_coroutine, vm)))->std;
+		GC_ADDREF(obj);
+		return obj;
 	}
-	return &((async_coroutine *) ((char *) hd - XtOffsetOf(async_coroutine, vm)))->std;
+	/* No object: a completed coroutine whose object was freed, or a native
+	 * coroutine of another extension. A new object stands for it; a
+	 * completed one keeps it (its host data is free), a running native one
+	 * keeps its own host data (the switch hooks read it). */
+	zval zv;
+	object_init_ex(&zv, async_ce_coroutine);
+	async_coroutine *c = async_coroutine_from_obj(Z_OBJ(zv));
+	c->co = co;
+	tasync_coroutine_retain(co);
+	uint32_t flags = tasync_coroutine_flags(co);
+	c->started = (flags & TASYNC_CO_STARTED) != 0;
+	if (flags & TASYNC_CO_COMPLETED) {
+		tasync_coroutine_set_host_data(co, &c->vm);
+	}
+	return Z_OBJ(zv);
 }
 
 zend_object *async_main_coroutine_object(void)
@@ -218,11 +237,13 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 	EG(active_fiber) = NULL;
 #ifdef ZEND_CHECK_STACK_LIMIT
 	{
-		/* The core does not expose the stack bounds: measure from here. */
-		char here;
-		size_t size = ASYNC_G(stack_size) > 0 ? (size_t) ASYNC_G(stack_size) : 256 * 1024;
-		EG(stack_base) = &here;
-		EG(stack_limit) = (char *) &here - size + EG(reserved_stack_size) + 4096;
+		/* PHP 8.3+ checks recursion against the C stack: this coroutine's,
+		 * less the reserve, as for a Fiber. */
+		void *low = NULL, *high = NULL;
+		if (tasync_coroutine_stack_bounds(self, &low, &high) == 0) {
+			EG(stack_base) = high;
+			EG(stack_limit) = (char *) low + EG(reserved_stack_size);
+		}
 	}
 #endif
 	c->bottom = bottom;
@@ -296,9 +317,6 @@ void async_coroutine_arg_release(void *arg)
 	zval zv;
 	/* Called from inside the core: only bookkeeping here, the releases
 	 * wait for a safe point. */
-	if (c->co != NULL) {
-		zend_hash_index_del(&ASYNC_G(coroutines), (zend_ulong) tasync_coroutine_id(c->co));
-	}
 	if (!c->started) {
 		/* Cancelled before it started (rule C7): it never runs. */
 		async_defer_release(&c->fci.function_name);
@@ -466,41 +484,79 @@ ZEND_METHOD(Async_Coroutine, getSuspendLocation)
 	location_string(return_value, c->co ? tasync_coroutine_suspend_location(c->co) : (tasync_location_t){0});
 }
 
+/* The id of the unfinished coroutine whose awaitable aw is, or -1. */
+static zend_long awaited_coroutine_id(tasync_awaitable_t *aw)
+{
+	size_t n = tasync_runtime_coroutines(ASYNC_G(rt), NULL, 0);
+	tasync_coroutine_t **list = safe_emalloc(n ? n : 1, sizeof(*list), 0);
+	zend_long id = -1;
+	n = tasync_runtime_coroutines(ASYNC_G(rt), list, n);
+	for (size_t i = 0; i < n; i++) {
+		if (tasync_coroutine_awaitable(list[i]) == aw) {
+			id = (zend_long) tasync_coroutine_id(list[i]);
+			break;
+		}
+	}
+	efree(list);
+	return id;
+}
+
 ZEND_METHOD(Async_Coroutine, getAwaitingInfo)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
 	async_coroutine *c = THIS_COROUTINE();
 	array_init(return_value);
-	if (c->co == NULL || !(tasync_coroutine_flags(c->co) & TASYNC_CO_SUSPENDED)) {
+	if (c->co == NULL || ASYNC_G(rt) == NULL) {
 		return;
 	}
-	const async_wait_info *w = c->is_main ? &ASYNC_G(main_wait) : &c->wait;
-	switch (w->kind) {
-		case ASYNC_WAIT_SUSPEND:
-			add_assoc_string(return_value, "type", "suspend");
-			break;
-		case ASYNC_WAIT_AWAIT:
-			add_assoc_string(return_value, "type", "await");
-			if (w->target != 0) {
-				add_assoc_long(return_value, "coroutine", (zend_long) w->target);
+	tasync_wait_info_t info;
+	memset(&info, 0, sizeof(info));
+	info.size = sizeof(info);
+	if (tasync_coroutine_wait_info(c->co, &info) != 0 || info.kind == TASYNC_WAIT_NONE) {
+		return;
+	}
+	static const char *const kinds[] = {
+		[TASYNC_WAIT_YIELD] = "suspend", [TASYNC_WAIT_PARK] = "park", [TASYNC_WAIT_AWAIT] = "await",
+		[TASYNC_WAIT_DELAY] = "delay", [TASYNC_WAIT_FD] = "fd", [TASYNC_WAIT_SIGNAL] = "signal",
+		[TASYNC_WAIT_CHILD] = "child", [TASYNC_WAIT_OFFLOAD] = "offload", [TASYNC_WAIT_OP] = "io",
+		[TASYNC_WAIT_SCOPE] = "scope", [TASYNC_WAIT_GROUP] = "task_group", [TASYNC_WAIT_END] = "end",
+	};
+	const char *kind = info.kind < sizeof(kinds) / sizeof(kinds[0]) && kinds[info.kind] ? kinds[info.kind] : "other";
+	add_assoc_string(return_value, "type", kind);
+	char text[256];
+	tasync_coroutine_describe_wait(c->co, text, sizeof(text));
+	add_assoc_string(return_value, "description", text);
+	switch (info.kind) {
+		case TASYNC_WAIT_AWAIT: {
+			zend_long id = info.target != NULL ? awaited_coroutine_id(info.target) : -1;
+			if (id >= 0) {
+				add_assoc_long(return_value, "coroutine", id);
 			}
+			add_assoc_long(return_value, "count", (zend_long) info.count);
 			break;
-		case ASYNC_WAIT_AWAIT_MANY:
-			add_assoc_string(return_value, "type", "await_many");
-			add_assoc_long(return_value, "count", (zend_long) w->target);
+		}
+		case TASYNC_WAIT_DELAY: {
+			uint64_t now = tasync_runtime_now(ASYNC_G(rt));
+			add_assoc_long(return_value, "remaining_ms",
+				info.deadline_ns > now ? (zend_long) ((info.deadline_ns - now) / 1000000u) : 0);
 			break;
-		case ASYNC_WAIT_DELAY:
-			add_assoc_string(return_value, "type", "delay");
-			add_assoc_long(return_value, "ms", (zend_long) w->target);
+		}
+		case TASYNC_WAIT_FD:
+		case TASYNC_WAIT_OP:
+			add_assoc_long(return_value, "fd", info.fd);
 			break;
-		case ASYNC_WAIT_NONE:
+		case TASYNC_WAIT_SIGNAL:
+			add_assoc_long(return_value, "signal", info.signum);
+			break;
+		case TASYNC_WAIT_CHILD:
+			add_assoc_long(return_value, "pid", info.pid);
+			break;
+		default:
 			break;
 	}
-	if (w->kind != ASYNC_WAIT_NONE) {
-		zval loc;
-		location_string(&loc, tasync_coroutine_suspend_location(c->co));
-		add_assoc_zval(return_value, "location", &loc);
-	}
+	zval loc;
+	location_string(&loc, tasync_coroutine_suspend_location(c->co));
+	add_assoc_zval(return_value, "location", &loc);
 }
 
 ZEND_METHOD(Async_Coroutine, getTrace)

@@ -35,16 +35,6 @@ void async_register_interfaces(void)
 
 /* ------------------------------------------------------------ helpers */
 
-static async_wait_info *current_wait(tasync_runtime_t *rt)
-{
-	tasync_coroutine_t *cur = tasync_coroutine_current(rt);
-	void *hd = cur ? tasync_coroutine_host_data(cur) : NULL;
-	if (hd == NULL || hd == &ASYNC_G(main_vm)) {
-		return &ASYNC_G(main_wait);
-	}
-	return &((async_coroutine *) ((char *) hd - XtOffsetOf(async_coroutine, vm)))->wait;
-}
-
 static void drop_outcome(tasync_runtime_t *rt, void *value, void *err)
 {
 	tasync_value_release(rt, value);
@@ -111,7 +101,6 @@ PHP_FUNCTION(Async_spawn)
 		async_throw_error(rc, err);
 		RETURN_THROWS();
 	}
-	zend_hash_index_add_new_ptr(&ASYNC_G(coroutines), (zend_ulong) tasync_coroutine_id(c->co), c);
 }
 
 PHP_FUNCTION(Async_suspend)
@@ -121,11 +110,8 @@ PHP_FUNCTION(Async_suspend)
 	if (rt == NULL) {
 		RETURN_THROWS();
 	}
-	async_wait_info *w = current_wait(rt);
 	void *err = NULL;
-	w->kind = ASYNC_WAIT_SUSPEND;
 	int rc = tasync_yield(rt, &err);
-	current_wait(rt)->kind = ASYNC_WAIT_NONE;
 	if (!async_after_switch()) {
 		drop_outcome(rt, NULL, err);
 		RETURN_THROWS();
@@ -154,21 +140,14 @@ PHP_FUNCTION(Async_await)
 		zend_throw_exception(async_ce_async_exception, "The awaitable belongs to a runtime that no longer exists", 0);
 		RETURN_THROWS();
 	}
-	async_coroutine *target = instanceof_function(what_obj->ce, async_ce_coroutine) ? async_coroutine_from_obj(what_obj) : NULL;
-
 	/* Keep the objects alive: the caller may drop them while we wait. */
 	GC_ADDREF(what_obj);
 	if (cancel_obj) {
 		GC_ADDREF(cancel_obj);
 	}
-	async_wait_info *w = current_wait(rt);
-	w->kind = ASYNC_WAIT_AWAIT;
-	w->target = target != NULL && target->co != NULL ? tasync_coroutine_id(target->co) : 0;
-
 	void *value = NULL, *err = NULL;
 	int rc = tasync_await(rt, what, cancellation, &value, &err);
 
-	current_wait(rt)->kind = ASYNC_WAIT_NONE;
 	OBJ_RELEASE(what_obj);
 	if (cancel_obj) {
 		OBJ_RELEASE(cancel_obj);
@@ -200,12 +179,8 @@ PHP_FUNCTION(Async_delay)
 	if (rt == NULL) {
 		RETURN_THROWS();
 	}
-	async_wait_info *w = current_wait(rt);
-	w->kind = ASYNC_WAIT_DELAY;
-	w->target = (uint64_t) ms;
 	void *err = NULL;
 	int rc = tasync_delay(rt, (uint64_t) ms * 1000000u, NULL, &err);
-	current_wait(rt)->kind = ASYNC_WAIT_NONE;
 	if (!async_after_switch()) {
 		drop_outcome(rt, NULL, err);
 		RETURN_THROWS();
@@ -241,12 +216,12 @@ PHP_FUNCTION(Async_currentCoroutine)
 	if (rt == NULL) {
 		RETURN_THROWS();
 	}
-	zend_object *obj = async_coroutine_object_for(tasync_coroutine_current(rt));
-	if (obj == NULL) {
-		zend_throw_exception(async_ce_async_exception, "Not inside a PHP coroutine", 0);
+	tasync_coroutine_t *cur = tasync_coroutine_current(rt);
+	if (cur == NULL) {
+		zend_throw_exception(async_ce_async_exception, "Not inside a coroutine", 0);
 		RETURN_THROWS();
 	}
-	RETURN_OBJ_COPY(obj);
+	RETURN_OBJ(async_coroutine_object_for(cur));
 }
 
 PHP_FUNCTION(Async_current_coroutine)
@@ -258,14 +233,22 @@ PHP_FUNCTION(Async_getCoroutines)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
 	array_init(return_value);
-	if (ASYNC_G(rt) == NULL) {
+	tasync_runtime_t *rt = ASYNC_G(rt);
+	if (rt == NULL) {
 		return;
 	}
-	async_coroutine *c;
-	ZEND_HASH_FOREACH_PTR(&ASYNC_G(coroutines), c) {
-		GC_ADDREF(&c->std);
-		add_next_index_object(return_value, &c->std);
-	} ZEND_HASH_FOREACH_END();
+	/* Every unfinished coroutine, the main one first (it is a coroutine
+	 * too, C3), then in spawn order; zombies included. */
+	size_t n = tasync_runtime_coroutines(rt, NULL, 0);
+	tasync_coroutine_t **list = safe_emalloc(n ? n : 1, sizeof(*list), 0);
+	n = tasync_runtime_coroutines(rt, list, n);
+	for (size_t i = 0; i < n; i++) {
+		zend_object *obj = async_coroutine_object_for(list[i]);
+		if (obj != NULL) {
+			add_next_index_object(return_value, obj);
+		}
+	}
+	efree(list);
 }
 
 PHP_FUNCTION(Async_get_coroutines)

@@ -333,17 +333,25 @@ void async_abort_all(async_abort_mode mode)
 	if (rt == NULL) {
 		return;
 	}
-	uint32_t n = zend_hash_num_elements(&ASYNC_G(coroutines));
-	async_coroutine **list = n ? safe_emalloc(n, sizeof(*list), 0) : NULL;
+	/* The PHP coroutines that have not finished (the main one aside). */
+	size_t total = tasync_runtime_coroutines(rt, NULL, 0);
+	tasync_coroutine_t **cos = safe_emalloc(total ? total : 1, sizeof(*cos), 0);
+	total = tasync_runtime_coroutines(rt, cos, total);
+	async_coroutine **list = safe_emalloc(total ? total : 1, sizeof(*list), 0);
 	uint32_t i = 0;
-	async_coroutine *c;
-	ZEND_HASH_FOREACH_PTR(&ASYNC_G(coroutines), c) {
+	for (size_t k = 0; k < total; k++) {
+		void *hd = tasync_coroutine_host_data(cos[k]);
+		if (hd == NULL || hd == &ASYNC_G(main_vm)) {
+			continue;
+		}
+		async_coroutine *c = (async_coroutine *) ((char *) hd - XtOffsetOf(async_coroutine, vm));
 		if (!c->doomed) {
 			c->doomed = true;
 			GC_ADDREF(&c->std);
 			list[i++] = c;
 		}
-	} ZEND_HASH_FOREACH_END();
+	}
+	efree(cos);
 
 	/* One cancellation error for all: it only wakes them; each one then
 	 * unwinds with unwind_exit at its suspension point. */
@@ -367,7 +375,5 @@ void async_abort_all(async_abort_mode mode)
 		ZVAL_OBJ(&zv, &list[k]->std);
 		async_defer_release(&zv);
 	}
-	if (list) {
-		efree(list);
-	}
+	efree(list);
 }

@@ -52,20 +52,6 @@ typedef struct async_vm_state {
 #endif
 } async_vm_state;
 
-/* What a coroutine waits for, as the PHP API asked (getAwaitingInfo). */
-typedef enum async_wait_kind {
-	ASYNC_WAIT_NONE = 0,
-	ASYNC_WAIT_SUSPEND,
-	ASYNC_WAIT_AWAIT,
-	ASYNC_WAIT_AWAIT_MANY,
-	ASYNC_WAIT_DELAY,
-} async_wait_kind;
-
-typedef struct async_wait_info {
-	async_wait_kind kind;
-	uint64_t target;                 /* coroutine id awaited, count, or delay in ms */
-} async_wait_info;
-
 /* ------------------------------------------------------ Async\Coroutine */
 
 typedef struct async_coroutine {
@@ -75,7 +61,6 @@ typedef struct async_coroutine {
 	zend_fcall_info_cache fcc;
 	zval named;                      /* named arguments (array) or UNDEF */
 	zend_execute_data *bottom;       /* the frame below the coroutine's first call */
-	async_wait_info wait;            /* what it waits for (getAwaitingInfo) */
 	bool is_main;
 	bool started;
 	bool doomed;                     /* unwinds at its next resume (exit, fatal error) */
@@ -119,9 +104,7 @@ ZEND_BEGIN_MODULE_GLOBALS(async)
 	tasync_runtime_t *rt;
 	tasync_coroutine_t *main_co;      /* borrowed from the runtime */
 	async_vm_state main_vm;          /* host data of the main coroutine */
-	async_wait_info main_wait;
 	zend_object *main_object;        /* Async\Coroutine of the main flow, lazily */
-	HashTable coroutines;            /* id => async_coroutine*, unfinished ones */
 	HashTable filenames;             /* zend_string* kept for locations */
 	zend_string *last_filename;
 
@@ -211,6 +194,7 @@ void async_abort_all(async_abort_mode mode);
 
 /* ------------------------------------------------------ coroutine.c */
 
+/* The Coroutine object standing for co (a new reference). */
 zend_object *async_coroutine_object_for(tasync_coroutine_t *co);
 void async_coroutine_entry(tasync_coroutine_t *self, void *arg);
 void async_coroutine_arg_release(void *arg);
