@@ -142,10 +142,10 @@ static void drain(void)
 		return;
 	}
 	ASYNC_G(in_drain) = true;
-	if (ASYNC_G(exit_called) || CG(unclean_shutdown)) {
-		/* After exit() or a fatal error, what was running unwinds. */
-		async_abort_all(CG(unclean_shutdown) ? ASYNC_ABORT_BAILOUT : ASYNC_ABORT_EXIT);
-		ASYNC_G(exit_called) = false;
+	if (CG(unclean_shutdown)) {
+		/* After a fatal error, what was running unwinds, running no more
+		 * user code. */
+		async_abort_all(ASYNC_ABORT_BAILOUT);
 	}
 	tasync_runtime_run(rt);
 	ASYNC_G(in_drain) = false;
@@ -342,7 +342,6 @@ static PHP_RINIT_FUNCTION(async)
 	ASYNC_G(warning_count) = ASYNC_G(warning_size) = 0;
 	ASYNC_G(abort_mode) = ASYNC_ABORT_NONE;
 	ASYNC_G(in_drain) = false;
-	ASYNC_G(exit_called) = false;
 	ASYNC_G(fiber_used) = false;
 	register_end_of_script();
 	return SUCCESS;

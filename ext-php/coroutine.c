@@ -197,12 +197,10 @@ static void coroutine_failed(async_coroutine *c, tasync_coroutine_t *self)
 {
 	zend_object *ex = EG(exception);
 	if (zend_is_unwind_exit(ex) || zend_is_graceful_exit(ex)) {
-		/* exit()/die() in this coroutine, or it was unwound because the
-		 * request is ending: the program stops after this one unwound. */
+		/* exit()/die() in this coroutine (graceful shutdown has started,
+		 * see fiber_guard.c; the coroutine ends cancelled), or it was
+		 * unwound because the request ends after a fatal error. */
 		zend_clear_exception();
-		if (!c->doomed) {
-			async_abort_all(ASYNC_ABORT_EXIT);
-		}
 		return;
 	}
 	GC_ADDREF(ex);

@@ -356,7 +356,7 @@ void async_abort_all(async_abort_mode mode)
 	/* One cancellation error for all: it only wakes them; each one then
 	 * unwinds with unwind_exit at its suspension point. */
 	zend_object *err = async_error_create(TASYNC_ERROR_CANCELLATION, -ECANCELED,
-		mode == ASYNC_ABORT_EXIT ? "The program is exiting" : "The program is shutting down");
+		"The program is shutting down");
 	for (uint32_t k = 0; k < i; k++) {
 		tasync_coroutine_cancel(list[k]->co, err);
 	}

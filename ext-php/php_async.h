@@ -89,7 +89,6 @@ static inline async_timeout *async_timeout_from_obj(zend_object *obj)
 /* Why the request stops running coroutines (see async.c). */
 typedef enum async_abort_mode {
 	ASYNC_ABORT_NONE = 0,
-	ASYNC_ABORT_EXIT,      /* exit()/die() ran in a coroutine or the main flow */
 	ASYNC_ABORT_BAILOUT,   /* a fatal error (zend_bailout) */
 	ASYNC_ABORT_SHUTDOWN,  /* end of request: unwind what is left */
 } async_abort_mode;
@@ -117,7 +116,6 @@ ZEND_BEGIN_MODULE_GLOBALS(async)
 
 	async_abort_mode abort_mode;     /* what the main flow must do at its next resume */
 	bool in_drain;                   /* the main flow waits in tasync_runtime_run */
-	bool exit_called;                /* exit()/die() ran (ZEND_EXIT hook) */
 	bool fiber_used;                 /* rule C13 */
 	bool runtime_failed;             /* creation failed in this request */
 ZEND_END_MODULE_GLOBALS(async)
