@@ -47,6 +47,13 @@ zval *async_value_zval(void *ptr)
 
 void async_defer_release(zval *zv)
 {
+	if (Z_REFCOUNTED_P(zv) && GC_TYPE(Z_COUNTED_P(zv)) == IS_NULL) {
+		/* The garbage collector is destroying this value (it marks
+		 * garbage that way, and frees it when the collection ends): drop
+		 * the reference now, it runs no code; later it would be gone. */
+		zval_ptr_dtor(zv);
+		return;
+	}
 	if (ASYNC_G(deferred_count) == ASYNC_G(deferred_size)) {
 		ASYNC_G(deferred_size) = ASYNC_G(deferred_size) ? ASYNC_G(deferred_size) * 2 : 16;
 		ASYNC_G(deferred) = erealloc(ASYNC_G(deferred), sizeof(zval) * ASYNC_G(deferred_size));
