@@ -306,6 +306,10 @@ static PHP_MINIT_FUNCTION(async)
 	async_register_interfaces();
 	async_register_coroutine_class();
 	async_register_timeout_class();
+	async_register_scope_class();
+	async_register_context_class();
+	async_register_group_class();
+	async_register_future_class();
 	async_fiber_guard_startup();
 	async_exit_hook_startup();
 	zend_observer_fcall_register(observe_top_level_code);
@@ -340,6 +344,10 @@ static PHP_RINIT_FUNCTION(async)
 	ASYNC_G(deferred_count) = ASYNC_G(deferred_size) = 0;
 	ASYNC_G(warnings) = NULL;
 	ASYNC_G(warning_count) = ASYNC_G(warning_size) = 0;
+	ASYNC_G(deferred_scopes) = NULL;
+	ASYNC_G(deferred_scope_count) = ASYNC_G(deferred_scope_size) = 0;
+	async_scope_extras_init();
+	ASYNC_G(bailout_pending) = false;
 	ASYNC_G(abort_mode) = ASYNC_ABORT_NONE;
 	ASYNC_G(in_drain) = false;
 	ASYNC_G(fiber_used) = false;
@@ -383,6 +391,12 @@ static PHP_RSHUTDOWN_FUNCTION(async)
 		efree(ASYNC_G(deferred));
 		ASYNC_G(deferred) = NULL;
 	}
+	if (ASYNC_G(deferred_scopes) != NULL) {
+		efree(ASYNC_G(deferred_scopes));
+		ASYNC_G(deferred_scopes) = NULL;
+	}
+	ASYNC_G(deferred_scope_count) = ASYNC_G(deferred_scope_size) = 0;
+	async_scope_extras_destroy();
 	if (ASYNC_G(warnings) != NULL) {
 		efree(ASYNC_G(warnings));
 		ASYNC_G(warnings) = NULL;

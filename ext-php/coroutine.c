@@ -101,14 +101,22 @@ static HashTable *coroutine_get_gc(zend_object *obj, zval **table, int *num)
 			/* Rule C17: the result and the exception are visible. */
 			void *value = NULL, *error = NULL;
 			if (tasync_coroutine_outcome(c->co, &value, &error) == 0) {
-				if (value != NULL) {
+				/* A result box shared with a task group or a Future is
+				 * theirs too: reported by nobody rather than twice. */
+				if (value != NULL && async_value_refs(value) == 1) {
 					zend_get_gc_buffer_add_zval(buf, async_value_zval(value));
 				}
 				if (error != NULL) {
 					zend_get_gc_buffer_add_obj(buf, (zend_object *) error);
 				}
 			}
-		} else if (!c->is_main && (flags & TASYNC_CO_SUSPENDED) && c->vm.current_execute_data != NULL) {
+		} else if (c->has_context && ASYNC_G(rt) != NULL) {
+			/* Its private context: released when it completes (X2); while it
+			 * runs the core holds this object, so reporting is harmless. */
+			async_context_gc(tasync_coroutine_context(c->co), buf);
+		}
+		if (!(flags & TASYNC_CO_COMPLETED) && !c->is_main && (flags & TASYNC_CO_SUSPENDED)
+				&& c->vm.current_execute_data != NULL) {
 			/* The frames of a suspended coroutine, as Fibers report theirs. */
 			for (zend_execute_data *ex = c->vm.current_execute_data; ex != NULL; ex = ex->prev_execute_data) {
 				HashTable *symbol_table = zend_unfinished_execution_gc_ex(
@@ -142,9 +150,14 @@ zend_object *async_coroutine_object_for(tasync_coroutine_t *co)
 		return obj;
 	}
 	if (hd != NULL) {
-		obj = &((async_coroutine *) ((char *) hd - XtOffsetOf(async_coroutine, vm)))->std;
-		GC_ADDREF(obj);
-		return obj;
+		async_coroutine *c = (async_coroutine *) ((char *) hd - XtOffsetOf(async_coroutine, vm));
+		if (c->co == NULL) {
+			/* A completion callback the core spawned, not started yet. */
+			c->co = co;
+			tasync_coroutine_retain(co);
+		}
+		GC_ADDREF(&c->std);
+		return &c->std;
 	}
 	/* No object: a completed coroutine whose object was freed, or a native
 	 * coroutine of another extension. A new object stands for it; a
@@ -187,7 +200,102 @@ tasync_awaitable_t *async_awaitable_of(zend_object *obj)
 	if (instanceof_function(obj->ce, async_ce_timeout)) {
 		return async_timeout_from_obj(obj)->aw;
 	}
+	if (instanceof_function(obj->ce, async_ce_future)) {
+		return async_future_from_obj(obj)->aw;
+	}
 	return NULL;
+}
+
+/* ----------------------------------------------------------- spawn */
+
+/* Takes a copy of the callable and its arguments. */
+static void coroutine_set_call(async_coroutine *c, zend_fcall_info *fci, zend_fcall_info_cache *fcc,
+	zval *args, uint32_t argc, HashTable *named)
+{
+	c->fci = *fci;
+	c->fcc = *fcc;
+	Z_TRY_ADDREF(c->fci.function_name);
+	c->fci.params = NULL;
+	c->fci.param_count = 0;
+	c->fci.named_params = NULL;
+	if (argc > 0) {
+		c->fci.params = safe_emalloc(argc, sizeof(zval), 0);
+		for (uint32_t i = 0; i < argc; i++) {
+			ZVAL_COPY(&c->fci.params[i], &args[i]);
+		}
+		c->fci.param_count = argc;
+	}
+	if (named != NULL && zend_hash_num_elements(named) > 0) {
+		ZVAL_ARR(&c->named, zend_array_dup(named));
+		c->fci.named_params = Z_ARRVAL(c->named);
+	}
+}
+
+static void coroutine_spawn_options(tasync_spawn_options_t *opts, async_coroutine *c)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->size = sizeof(*opts);
+	opts->entry = async_coroutine_entry;
+	opts->arg = c;
+	opts->arg_release = async_coroutine_arg_release;
+	opts->host_data = &c->vm;
+}
+
+bool async_spawn_call(zval *return_value, tasync_scope_t *scope, tasync_group_t *group, const tasync_group_key_t *key,
+	zend_fcall_info *fci, zend_fcall_info_cache *fcc, zval *args, uint32_t argc, HashTable *named)
+{
+	tasync_runtime_t *rt = async_runtime();
+	if (rt == NULL) {
+		return false;
+	}
+	object_init_ex(return_value, async_ce_coroutine);
+	async_coroutine *c = async_coroutine_from_obj(Z_OBJ_P(return_value));
+	coroutine_set_call(c, fci, fcc, args, argc, named);
+	c->group_task = group != NULL;
+
+	tasync_spawn_options_t opts;
+	coroutine_spawn_options(&opts, c);
+	opts.scope = scope;
+	void *err = NULL;
+	GC_ADDREF(&c->std); /* the core's reference, dropped in arg_release */
+	int rc = group != NULL ? tasync_group_spawn(group, key, &opts, &c->co, &err)
+	                       : tasync_spawn(rt, &opts, &c->co, &err);
+	if (rc != 0) {
+		GC_DELREF(&c->std);
+		zval_ptr_dtor(return_value);
+		ZVAL_UNDEF(return_value);
+		async_safe_point();
+		async_throw_error(rc, err);
+		return false;
+	}
+	return true;
+}
+
+void async_finally_options(tasync_spawn_options_t *opts, zval *callable, zend_object *arg, tasync_scope_t *scope)
+{
+	zval zv;
+	object_init_ex(&zv, async_ce_coroutine);
+	async_coroutine *c = async_coroutine_from_obj(Z_OBJ(zv));
+	memset(&c->fci, 0, sizeof(c->fci));
+	memset(&c->fcc, 0, sizeof(c->fcc));
+	c->fci.size = sizeof(c->fci);
+	ZVAL_COPY(&c->fci.function_name, callable);
+	c->fci.params = emalloc(sizeof(zval));
+	c->fci.param_count = 1;
+	if (arg != NULL) {
+		ZVAL_OBJ_COPY(&c->fci.params[0], arg);
+	} else {
+		/* The Scope object is made when the callback starts: holding one
+		 * now would keep the scope's owner alive, and its disposal (S8)
+		 * from happening. */
+		ZVAL_NULL(&c->fci.params[0]);
+		c->finally_scope = scope;
+		tasync_scope_retain(scope);
+		async_scope_hold(scope);
+	}
+	/* The core holds the object (the reference object_init_ex made) until
+	 * arg_release; the coroutine gets its object when it starts. */
+	coroutine_spawn_options(opts, c);
 }
 
 /* ----------------------------------------------------------- entry */
@@ -246,6 +354,19 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 #endif
 	c->bottom = bottom;
 	c->started = true;
+	if (c->co == NULL) {
+		/* A completion callback the core spawned (C11, S12). */
+		c->co = self;
+		tasync_coroutine_retain(self);
+	}
+	if (c->finally_scope != NULL) {
+		tasync_scope_t *scope = c->finally_scope;
+		c->finally_scope = NULL;
+		zval_ptr_dtor(&c->fci.params[0]);
+		ZVAL_OBJ(&c->fci.params[0], async_scope_object_for(scope));
+		async_scope_unhold(scope);
+		tasync_scope_release(scope);
+	}
 
 	zend_first_try {
 		async_safe_point();
@@ -315,6 +436,11 @@ void async_coroutine_arg_release(void *arg)
 	zval zv;
 	/* Called from inside the core: only bookkeeping here, the releases
 	 * wait for a safe point. */
+	if (c->finally_scope != NULL) {
+		async_scope_unhold(c->finally_scope);
+		async_defer_scope_release(c->finally_scope);
+		c->finally_scope = NULL;
+	}
 	if (!c->started) {
 		/* Cancelled before it started (rule C7): it never runs. */
 		async_defer_release(&c->fci.function_name);
@@ -555,6 +681,50 @@ ZEND_METHOD(Async_Coroutine, getAwaitingInfo)
 	zval loc;
 	location_string(&loc, tasync_coroutine_suspend_location(c->co));
 	add_assoc_zval(return_value, "location", &loc);
+}
+
+/* onFinally() and its alias finally(). */
+static void coroutine_on_finally(INTERNAL_FUNCTION_PARAMETERS)
+{
+	zend_fcall_info fci;
+	zend_fcall_info_cache fcc;
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_FUNC(fci, fcc)
+	ZEND_PARSE_PARAMETERS_END();
+	zval *callable = &fci.function_name;
+	async_coroutine *c = THIS_COROUTINE();
+	if (c->co == NULL || ASYNC_G(rt) == NULL) {
+		zend_throw_exception(async_ce_async_exception, "The coroutine belongs to a runtime that no longer exists", 0);
+		RETURN_THROWS();
+	}
+	tasync_spawn_options_t opts;
+	async_finally_options(&opts, callable, Z_OBJ_P(ZEND_THIS), NULL);
+	int rc = tasync_coroutine_on_finally(c->co, &opts);
+	async_safe_point();
+	if (rc != 0) {
+		async_throw_error(rc, NULL);
+	}
+}
+
+ZEND_METHOD(Async_Coroutine, onFinally)
+{
+	coroutine_on_finally(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+}
+
+ZEND_METHOD(Async_Coroutine, finally)
+{
+	coroutine_on_finally(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+}
+
+ZEND_METHOD(Async_Coroutine, getScope)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	async_coroutine *c = THIS_COROUTINE();
+	tasync_scope_t *scope = c->co != NULL && ASYNC_G(rt) != NULL ? tasync_coroutine_scope(c->co) : NULL;
+	if (scope == NULL) {
+		RETURN_NULL();
+	}
+	RETURN_OBJ(async_scope_object_for(scope));
 }
 
 ZEND_METHOD(Async_Coroutine, getTrace)

@@ -5,6 +5,7 @@
  */
 #include "php_async.h"
 
+#include "zend_closures.h"
 #include "zend_interfaces.h"
 #include "stubs/async_arginfo.h"
 
@@ -31,6 +32,7 @@ void async_register_interfaces(void)
 	async_ce_awaitable->interface_gets_implemented = awaitable_implemented;
 	async_ce_future_like = register_class_Async_FutureLike(async_ce_awaitable);
 	async_ce_future_like->interface_gets_implemented = awaitable_implemented;
+	async_ce_scope_provider = register_class_Async_ScopeProvider();
 }
 
 /* ------------------------------------------------------------ helpers */
@@ -58,49 +60,7 @@ PHP_FUNCTION(Async_spawn)
 		Z_PARAM_VARIADIC_WITH_NAMED(args, argc, named)
 	ZEND_PARSE_PARAMETERS_END();
 
-	tasync_runtime_t *rt = async_runtime();
-	if (rt == NULL) {
-		RETURN_THROWS();
-	}
-
-	object_init_ex(return_value, async_ce_coroutine);
-	async_coroutine *c = async_coroutine_from_obj(Z_OBJ_P(return_value));
-	c->fci = fci;
-	c->fcc = fcc;
-	Z_TRY_ADDREF(c->fci.function_name);
-	c->fci.params = NULL;
-	c->fci.param_count = 0;
-	c->fci.named_params = NULL;
-	if (argc > 0) {
-		c->fci.params = safe_emalloc(argc, sizeof(zval), 0);
-		for (uint32_t i = 0; i < argc; i++) {
-			ZVAL_COPY(&c->fci.params[i], &args[i]);
-		}
-		c->fci.param_count = argc;
-	}
-	if (named != NULL && zend_hash_num_elements(named) > 0) {
-		ZVAL_ARR(&c->named, zend_array_dup(named));
-		c->fci.named_params = Z_ARRVAL(c->named);
-	}
-
-	tasync_spawn_options_t opts;
-	memset(&opts, 0, sizeof(opts));
-	opts.size = sizeof(opts);
-	opts.entry = async_coroutine_entry;
-	opts.arg = c;
-	opts.arg_release = async_coroutine_arg_release;
-	opts.host_data = &c->vm;
-
-	void *err = NULL;
-	GC_ADDREF(&c->std); /* the core's reference, dropped in arg_release */
-	int rc = tasync_spawn(rt, &opts, &c->co, &err);
-	if (rc != 0) {
-		GC_DELREF(&c->std);
-		zval_ptr_dtor(return_value);
-		ZVAL_UNDEF(return_value);
-		async_throw_error(rc, err);
-		RETURN_THROWS();
-	}
+	async_spawn_call(return_value, NULL, NULL, NULL, &fci, &fcc, args, argc, named);
 }
 
 PHP_FUNCTION(Async_suspend)
@@ -623,4 +583,75 @@ PHP_FUNCTION(Async_await_first_success)
 	array_init_size(return_value, 2);
 	add_next_index_zval(return_value, &result);
 	add_next_index_zval(return_value, &errors);
+}
+
+/* ------------------------------------------------------------ protect */
+
+PHP_FUNCTION(Async_protect)
+{
+	zend_fcall_info fci;
+	zend_fcall_info_cache fcc;
+	zend_object *closure;
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_OBJ_OF_CLASS(closure, zend_ce_closure)
+	ZEND_PARSE_PARAMETERS_END();
+	tasync_runtime_t *rt = async_runtime();
+	if (rt == NULL) {
+		RETURN_THROWS();
+	}
+	zval callable;
+	ZVAL_OBJ(&callable, closure);
+	if (zend_fcall_info_init(&callable, 0, &fci, &fcc, NULL, NULL) != SUCCESS) {
+		RETURN_THROWS();
+	}
+	int rc = tasync_protect_begin(rt);
+	if (rc != 0) {
+		async_throw_error(rc, NULL);
+		RETURN_THROWS();
+	}
+	/* Rule C20: cancellation is held back while the closure runs. */
+	fci.retval = return_value;
+	zend_call_function(&fci, &fcc);
+	void *err = NULL;
+	rc = tasync_protect_end(rt, &err);
+	async_safe_point();
+	if (rc != -ECANCELED) {
+		return;
+	}
+	/* A cancellation arrived meanwhile: delivered now. If the closure threw,
+	 * its exception goes on and carries the cancellation as its innermost
+	 * previous exception (chosen: the closure's outcome is not hidden, and
+	 * the cancellation is not lost; the coroutine ends cancelled anyway,
+	 * rule C8, unless that exception ends it first). */
+	if (EG(exception)) {
+		if (err != NULL) {
+			zend_exception_set_previous(EG(exception), (zend_object *) err);
+		}
+		return;
+	}
+	zval_ptr_dtor(return_value);
+	ZVAL_UNDEF(return_value);
+	async_throw_error(rc, err);
+}
+
+/* -------------------------------------------------- graceful shutdown */
+
+PHP_FUNCTION(Async_gracefulShutdown)
+{
+	zend_object *error = NULL;
+	ZEND_PARSE_PARAMETERS_START(0, 1)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_OBJ_OF_CLASS_OR_NULL(error, async_ce_cancellation_error)
+	ZEND_PARSE_PARAMETERS_END();
+	tasync_runtime_t *rt = async_runtime();
+	if (rt == NULL) {
+		RETURN_THROWS();
+	}
+	tasync_runtime_shutdown(rt, error);
+	async_safe_point();
+}
+
+PHP_FUNCTION(Async_graceful_shutdown)
+{
+	ZEND_FN(Async_gracefulShutdown)(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 }

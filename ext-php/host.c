@@ -45,6 +45,11 @@ zval *async_value_zval(void *ptr)
 	return &((async_box *) ptr)->value;
 }
 
+uint32_t async_value_refs(void *ptr)
+{
+	return ((async_box *) ptr)->refs;
+}
+
 void async_defer_release(zval *zv)
 {
 	if (Z_REFCOUNTED_P(zv) && GC_TYPE(Z_COUNTED_P(zv)) == IS_NULL) {
@@ -64,6 +69,11 @@ void async_defer_release(zval *zv)
 static void host_value_retain(void *hd, void *value)
 {
 	(void) hd;
+	if (ASYNC_IS_OBJECT_KEY(value)) {
+		/* An object used as a context key (context.c). */
+		GC_ADDREF(ASYNC_KEY_OBJECT(value));
+		return;
+	}
 	((async_box *) value)->refs++;
 }
 
@@ -71,6 +81,12 @@ static void host_value_release(void *hd, void *value)
 {
 	async_box *box = value;
 	(void) hd;
+	if (ASYNC_IS_OBJECT_KEY(value)) {
+		zval zv;
+		ZVAL_OBJ(&zv, ASYNC_KEY_OBJECT(value));
+		async_defer_release(&zv);
+		return;
+	}
 	if (--box->refs != 0) {
 		return;
 	}
@@ -270,10 +286,85 @@ void async_safe_point(void)
 		}
 		efree(list);
 	}
-	while (ASYNC_G(deferred_count) > 0) {
+	while (ASYNC_G(deferred_count) > 0 || ASYNC_G(deferred_scope_count) > 0) {
+		if (ASYNC_G(deferred_scope_count) > 0) {
+			tasync_scope_release(ASYNC_G(deferred_scopes)[--ASYNC_G(deferred_scope_count)]);
+			continue;
+		}
 		zval zv;
 		ZVAL_COPY_VALUE(&zv, &ASYNC_G(deferred)[--ASYNC_G(deferred_count)]);
 		zval_ptr_dtor(&zv);
+	}
+}
+
+void async_defer_scope_release(tasync_scope_t *scope)
+{
+	if (tasync_scope_flags(scope) & TASYNC_SCOPE_GLOBAL) {
+		return; /* not refcounted, and gone with the runtime */
+	}
+	if (ASYNC_G(deferred_scope_count) == ASYNC_G(deferred_scope_size)) {
+		ASYNC_G(deferred_scope_size) = ASYNC_G(deferred_scope_size) ? ASYNC_G(deferred_scope_size) * 2 : 8;
+		ASYNC_G(deferred_scopes) = erealloc(ASYNC_G(deferred_scopes),
+			sizeof(tasync_scope_t *) * ASYNC_G(deferred_scope_size));
+	}
+	ASYNC_G(deferred_scopes)[ASYNC_G(deferred_scope_count)++] = scope;
+}
+
+/* ------------------------------------------- PHP code inside core calls */
+
+bool async_call_from_core(zval *callable, zval *retval, uint32_t argc, zval *argv, zend_object **thrown)
+{
+	ZVAL_UNDEF(retval);
+	*thrown = NULL;
+	tasync_runtime_t *rt = ASYNC_G(rt);
+	tasync_coroutine_t *cur = rt != NULL ? tasync_coroutine_current(rt) : NULL;
+	if (cur == NULL || tasync_coroutine_host_data(cur) == NULL || ASYNC_G(bailout_pending)) {
+		/* A native coroutine of another extension (no PHP VM stack of its
+		 * own), or the request is already failing: no PHP code here. */
+		return false;
+	}
+	zend_object *saved_exception = EG(exception);
+	const zend_op *saved_opline = EG(opline_before_exception);
+	if (saved_exception != NULL) {
+		/* Called while an exception unwinds (a destructor): keep it aside. */
+		EG(exception) = NULL;
+	}
+	bool ok = true;
+	zend_fcall_info fci;
+	fci.size = sizeof(fci);
+	ZVAL_COPY_VALUE(&fci.function_name, callable);
+	fci.object = NULL;
+	fci.retval = retval;
+	fci.params = argv;
+	fci.param_count = argc;
+	fci.named_params = NULL;
+	zend_try {
+		if (zend_call_function(&fci, NULL) != SUCCESS) {
+			ok = false;
+		}
+	} zend_catch {
+		/* A fatal error: the core is between its own frames here, so the
+		 * bailout waits until it has returned (async_rethrow_bailout). */
+		ASYNC_G(bailout_pending) = true;
+		ok = false;
+	} zend_end_try();
+	if (EG(exception) != NULL) {
+		*thrown = EG(exception);
+		GC_ADDREF(*thrown);
+		zend_clear_exception();
+	}
+	if (saved_exception != NULL) {
+		EG(opline_before_exception) = saved_opline;
+		EG(exception) = saved_exception;
+	}
+	return ok;
+}
+
+void async_rethrow_bailout(void)
+{
+	if (ASYNC_G(bailout_pending)) {
+		ASYNC_G(bailout_pending) = false;
+		zend_bailout();
 	}
 }
 
