@@ -155,23 +155,51 @@ zend_object *async_scope_object_for(tasync_scope_t *scope)
 	return Z_OBJ(zv);
 }
 
-/* The owner lets go (S8): dispose on release, while the runtime lives. */
+/* Stops standing for the scope and drops the reference (the scope itself
+ * lives on while its coroutines, children or other holders need it). */
+static void scope_detach(async_scope *s)
+{
+	zend_object *obj = &s->std;
+	if (s->scope == NULL) {
+		return;
+	}
+	if (!s->is_global) {
+		/* A scope the runtime detached at its end is still ours to release. */
+		if (tasync_scope_host_data(s->scope) == obj) {
+			tasync_scope_set_host_data(s->scope, NULL);
+		}
+		tasync_scope_release(s->scope);
+	} else if (ASYNC_G(rt) != NULL && tasync_scope_host_data(s->scope) == obj) {
+		tasync_scope_set_host_data(s->scope, NULL);
+	}
+	s->scope = NULL;
+}
+
+/*
+ * The object is being destroyed. Its owner lets go of the scope (S8:
+ * dispose on release); then the reference is dropped here, where PHP code
+ * may run, so that what the scope held (its context's values) is released
+ * now rather than at some later safe point.
+ */
 static void scope_dtor(zend_object *obj)
 {
 	async_scope *s = async_scope_from_obj(obj);
-	if (!s->owner || s->scope == NULL || ASYNC_G(rt) == NULL) {
+	if (s->scope == NULL || ASYNC_G(rt) == NULL) {
 		return;
 	}
-	s->owner = false;
 	/* Like a destructor: an exception already unwinding stays aside. */
 	zend_object *pending = EG(exception);
 	const zend_op *pending_opline = EG(opline_before_exception);
 	EG(exception) = NULL;
-	void *err = NULL;
-	tasync_scope_dispose(s->scope, TASYNC_DISPOSE_ON_RELEASE, 0, &err);
-	if (err != NULL) {
-		OBJ_RELEASE((zend_object *) err);
+	if (s->owner && !s->is_global) {
+		s->owner = false;
+		void *err = NULL;
+		tasync_scope_dispose(s->scope, TASYNC_DISPOSE_ON_RELEASE, 0, &err);
+		if (err != NULL) {
+			OBJ_RELEASE((zend_object *) err);
+		}
 	}
+	scope_detach(s);
 	async_safe_point();
 	if (pending != NULL) {
 		if (EG(exception) != NULL) {
@@ -186,17 +214,8 @@ static void scope_dtor(zend_object *obj)
 
 static void scope_free(zend_object *obj)
 {
-	async_scope *s = async_scope_from_obj(obj);
-	if (s->scope != NULL && !s->is_global) {
-		/* A scope the runtime detached at its end is still ours to release. */
-		if (tasync_scope_host_data(s->scope) == obj) {
-			tasync_scope_set_host_data(s->scope, NULL);
-		}
-		tasync_scope_release(s->scope);
-	} else if (s->scope != NULL && ASYNC_G(rt) != NULL && tasync_scope_host_data(s->scope) == obj) {
-		tasync_scope_set_host_data(s->scope, NULL);
-	}
-	s->scope = NULL;
+	/* Without a destructor call (after a fatal error, or the runtime's end). */
+	scope_detach(async_scope_from_obj(obj));
 	zend_object_std_dtor(obj);
 }
 
@@ -596,8 +615,8 @@ ZEND_METHOD(Async_Scope, awaitCompletion)
 ZEND_METHOD(Async_Scope, awaitAfterCancellation)
 {
 	zval *handler = NULL;
-	zend_fcall_info fci;
-	zend_fcall_info_cache fcc;
+	zend_fcall_info fci = empty_fcall_info;
+	zend_fcall_info_cache fcc = empty_fcall_info_cache;
 	zend_object *cancel_obj = NULL;
 	ZEND_PARSE_PARAMETERS_START(0, 2)
 		Z_PARAM_OPTIONAL
