@@ -11,17 +11,19 @@
  * functions of register_shutdown_function(), destructors of global objects,
  * output flushing, then the modules' RSHUTDOWN. The first shutdown function
  * is ours (registered in RINIT, before any script can register one): it
- * runs the scheduler until no active coroutine remains, so coroutines finish
- * before user shutdown functions run, and those (and destructors, C16) may
- * use async code: RSHUTDOWN runs the scheduler once more for what they
- * started, then unwinds whatever is left and destroys the runtime.
+ * runs the scheduler until no active coroutine remains, reports what the
+ * core kept for the end (an error that reached the global scope, or the
+ * DeadlockError), then calls the user's shutdown functions itself, in the
+ * main coroutine (see run_user_shutdown_functions), and runs the scheduler
+ * again for what they started. Destructors (C16) may use async code too:
+ * RSHUTDOWN runs the scheduler once more, unwinds whatever is left and
+ * destroys the runtime.
  *
- * Aborts. A fatal error (zend_bailout) or exit() inside a coroutine ends
- * that coroutine; async_abort_all() then marks every other one (and the main
- * flow) to unwind at its next resume without running more user code, as the
- * main flow does after exit(). The main flow re-raises the bailout, so the
- * request ends as after any fatal error. This is where the core's graceful
- * shutdown (rule C15) will plug in.
+ * exit()/die() starts graceful shutdown (C15, fiber_guard.c). A fatal error
+ * (zend_bailout) inside a coroutine ends that coroutine; async_abort_all()
+ * then marks every other one (and the main flow) to unwind at its next
+ * resume without running more user code. The main flow re-raises the
+ * bailout, so the request ends as after any fatal error.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -259,7 +261,10 @@ static void run_user_shutdown_functions(void)
 			continue;
 		}
 		if (zend_is_unwind_exit(ex) || zend_is_graceful_exit(ex)) {
+			/* exit(): the other shutdown functions do not run, as in PHP,
+			 * but the graceful shutdown it started completes first (C15). */
 			zend_clear_exception();
+			drain();
 			zend_bailout();
 		}
 		GC_ADDREF(ex);

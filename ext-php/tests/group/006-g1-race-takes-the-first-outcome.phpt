@@ -10,7 +10,11 @@ try {
 } catch (RuntimeException $e) {
     echo "race: ", $e->getMessage(), "\n";
 }
-Async\await($g->all()->isCompleted() ? $g->all() : Async\spawn(fn() => null));
+try {
+    Async\await($g->all());
+} catch (RuntimeException $e) {
+    echo "all: ", $e->getMessage(), "\n";
+}
 $h = new Async\TaskGroup();
 $h->spawn(function () { Async\delay(5); return "fast"; });
 $h->spawn(function () { Async\delay(20); throw new RuntimeException("slow failure"); });
@@ -23,5 +27,6 @@ try {
 ?>
 --EXPECT--
 race: fast failure
+all: fast failure
 race: fast
 all: slow failure

@@ -3,12 +3,12 @@ Rule G1: any() completes with the first success, skipping errors; fails with the
 --FILE--
 <?php
 $g = new Async\TaskGroup();
-$g->spawn(function () { Async\delay(5); throw new RuntimeException("first failure"); });
-$g->spawn(function () { Async\delay(10); return "a success"; });
+$g->spawn(function () { Async\delay(1); throw new RuntimeException("first failure"); });
+$g->spawn(function () { Async\delay(300); return "a success"; });
 echo Async\await($g->any()), "\n";
 $h = new Async\TaskGroup();
-$h->spawn(function () { Async\delay(10); throw new LogicException("later failure"); });
-$h->spawn(function () { Async\delay(5); throw new RuntimeException("earlier failure"); });
+$h->spawn(function () { Async\delay(300); throw new LogicException("later failure"); });
+$h->spawn(function () { Async\delay(1); throw new RuntimeException("earlier failure"); });
 try {
     Async\await($h->any());
 } catch (Exception $e) {

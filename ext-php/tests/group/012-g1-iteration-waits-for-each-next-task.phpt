@@ -3,8 +3,8 @@ Rule G1: iterating suspends until the next task completes; tasks spawned during 
 --FILE--
 <?php
 $g = new Async\TaskGroup();
-$g->spawnWithKey('slow', function () { Async\delay(20); return 2; });
-$g->spawnWithKey('fast', function () { Async\delay(5); return 1; });
+$g->spawnWithKey('slow', function () { Async\delay(500); return 2; });
+$g->spawnWithKey('fast', function () { Async\delay(1); return 1; });
 $extra = false;
 foreach ($g as $key => [$result, $error]) {
     echo "$key => $result\n";

@@ -5,7 +5,7 @@ Rule G1/S8: dropping a TaskGroup with running tasks disposes its scope safely (c
 function race(): string {
     $g = new Async\TaskGroup();
     $g->spawn(function () { Async\delay(5); return "winner"; });
-    $g->spawn(function () { Async\delay(20); echo "loser finishes anyway\n"; return "loser"; });
+    $g->spawn(function () { Async\delay(500); echo "loser finishes anyway\n"; return "loser"; });
     return Async\await($g->race());
 }
 echo race(), "\n";
