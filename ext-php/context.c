@@ -55,6 +55,7 @@ static void context_free(zend_object *obj)
 		}
 		c->scope = NULL;
 	}
+	async_flush_releases();
 	zend_object_std_dtor(obj);
 }
 

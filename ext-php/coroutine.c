@@ -72,6 +72,7 @@ static void coroutine_free(zend_object *obj)
 		c->co = NULL;
 	}
 	coroutine_release_call(c);
+	async_flush_releases();
 	/* Only a coroutine abandoned by a destroyed runtime still has pages. */
 	zend_vm_stack stack = c->vm.vm_stack;
 	while (stack != NULL) {

@@ -32,6 +32,7 @@ static void future_free(zend_object *obj)
 		OBJ_RELEASE(f->group);
 		f->group = NULL;
 	}
+	async_flush_releases();
 	zend_object_std_dtor(obj);
 }
 

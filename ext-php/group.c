@@ -61,6 +61,7 @@ static void group_free(zend_object *obj)
 		}
 		tasync_group_release(g->group);
 		g->group = NULL;
+		async_flush_releases();
 	}
 	zend_object_std_dtor(obj);
 }

@@ -286,6 +286,11 @@ void async_safe_point(void)
 		}
 		efree(list);
 	}
+	async_flush_releases();
+}
+
+void async_flush_releases(void)
+{
 	while (ASYNC_G(deferred_count) > 0 || ASYNC_G(deferred_scope_count) > 0) {
 		if (ASYNC_G(deferred_scope_count) > 0) {
 			tasync_scope_release(ASYNC_G(deferred_scopes)[--ASYNC_G(deferred_scope_count)]);

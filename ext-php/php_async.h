@@ -284,6 +284,15 @@ void async_throw_error(int rc, void *err);
 /* Marks the request as aborting and wakes every coroutine so that it unwinds. */
 void async_abort_all(async_abort_mode mode);
 
+/*
+ * Runs the releases queued so far (not the warnings). Called by free_obj
+ * handlers right after they dropped a core reference: what the core let go
+ * of then must be released before the object's memory can be reused, above
+ * all while the garbage collector destroys a cycle (it frees every object
+ * of the cycle once all their free_obj handlers ran).
+ */
+void async_flush_releases(void);
+
 /* Drops a core scope reference at the next safe point. */
 void async_defer_scope_release(tasync_scope_t *scope);
 

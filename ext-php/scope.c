@@ -216,6 +216,7 @@ static void scope_free(zend_object *obj)
 {
 	/* Without a destructor call (after a fatal error, or the runtime's end). */
 	scope_detach(async_scope_from_obj(obj));
+	async_flush_releases();
 	zend_object_std_dtor(obj);
 }
 

@@ -12,7 +12,9 @@ $c = Async\spawn(fn() => Async\await_any_or_fail([Async\timeout(60000), Async\ti
 Async\suspend();
 foreach ([$a, $b, $c] as $co) {
     $info = $co->getAwaitingInfo();
-    echo $info['type'], ": ", preg_replace('/at .*:\d+/', 'at FILE:LINE', $info['description']), "\n";
+    $text = $info['description'];
+    $at = strpos($text, ' at ');
+    echo $info['type'], ": ", $at === false ? $text : substr($text, 0, $at) . " at FILE:LINE", "\n";
 }
 echo $c->getAwaitingInfo()['count'], "\n";
 $c->cancel();

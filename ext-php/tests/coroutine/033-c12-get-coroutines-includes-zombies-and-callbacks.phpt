@@ -3,7 +3,7 @@ Rule C12/S9: getCoroutines() lists zombies and queued completion callbacks too
 --FILE--
 <?php
 $scope = new Async\Scope();
-$z = $scope->spawn(fn() => Async\delay(10));
+$z = $scope->spawn(fn() => Async\delay(300));
 Async\suspend();
 @$scope->disposeSafely();
 $done = Async\spawn(fn() => 1);
