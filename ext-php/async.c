@@ -11,17 +11,19 @@
  * functions of register_shutdown_function(), destructors of global objects,
  * output flushing, then the modules' RSHUTDOWN. The first shutdown function
  * is ours (registered in RINIT, before any script can register one): it
- * runs the scheduler until no active coroutine remains, so coroutines finish
- * before user shutdown functions run, and those (and destructors, C16) may
- * use async code: RSHUTDOWN runs the scheduler once more for what they
- * started, then unwinds whatever is left and destroys the runtime.
+ * runs the scheduler until no active coroutine remains, reports what the
+ * core kept for the end (an error that reached the global scope, or the
+ * DeadlockError), then calls the user's shutdown functions itself, in the
+ * main coroutine (see run_user_shutdown_functions), and runs the scheduler
+ * again for what they started. Destructors (C16) may use async code too:
+ * RSHUTDOWN runs the scheduler once more, unwinds whatever is left and
+ * destroys the runtime.
  *
- * Aborts. A fatal error (zend_bailout) or exit() inside a coroutine ends
- * that coroutine; async_abort_all() then marks every other one (and the main
- * flow) to unwind at its next resume without running more user code, as the
- * main flow does after exit(). The main flow re-raises the bailout, so the
- * request ends as after any fatal error. This is where the core's graceful
- * shutdown (rule C15) will plug in.
+ * exit()/die() starts graceful shutdown (C15, fiber_guard.c). A fatal error
+ * (zend_bailout) inside a coroutine ends that coroutine; async_abort_all()
+ * then marks every other one (and the main flow) to unwind at its next
+ * resume without running more user code. The main flow re-raises the
+ * bailout, so the request ends as after any fatal error.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -32,6 +34,7 @@
 #include "ext/standard/basic_functions.h"
 #include "ext/standard/info.h"
 #include "php_ini.h"
+#include "zend_observer.h"
 #include "zend_smart_str.h"
 
 ZEND_DECLARE_MODULE_GLOBALS(async)
@@ -119,7 +122,6 @@ tasync_runtime_t *async_runtime(void)
 /* Reports an exception as PHP reports uncaught ones (exit status 255). */
 static void report_fatal(zend_object *ex)
 {
-	ASYNC_G(reported) = true;
 	if (EG(exception)) {
 		zend_clear_exception();
 	}
@@ -132,7 +134,8 @@ static void report_fatal(zend_object *ex)
 
 /*
  * Runs the scheduler until no active coroutine remains (rule C3), then
- * reports what went wrong: a deadlock (C14) or an exception no one handled.
+ * reports what the core kept for the end: the first error that reached the
+ * global scope unhandled (S10, C15) or the DeadlockError (C14).
  */
 static void drain(void)
 {
@@ -141,29 +144,133 @@ static void drain(void)
 		return;
 	}
 	ASYNC_G(in_drain) = true;
-	if (ASYNC_G(exit_called) || CG(unclean_shutdown)) {
-		/* After exit() or a fatal error, what was running unwinds. */
-		async_abort_all(CG(unclean_shutdown) ? ASYNC_ABORT_BAILOUT : ASYNC_ABORT_EXIT);
-		ASYNC_G(exit_called) = false;
+	if (CG(unclean_shutdown)) {
+		/* After a fatal error, what was running unwinds, running no more
+		 * user code. */
+		async_abort_all(ASYNC_ABORT_BAILOUT);
 	}
-	int rc = tasync_runtime_run(rt);
+	tasync_runtime_run(rt);
 	ASYNC_G(in_drain) = false;
 	ASYNC_G(abort_mode) = ASYNC_ABORT_NONE;
 	async_safe_point();
 
-	if (ASYNC_G(reported) || CG(unclean_shutdown)) {
+	zend_object *error = tasync_runtime_take_error(rt);
+	if (error == NULL) {
 		return;
 	}
-	if (rc == TASYNC_EDEADLOCK && ASYNC_G(deadlock_message) != NULL) {
-		zend_object *ex = async_error_create_at(async_ce_deadlock_error, ZSTR_VAL(ASYNC_G(deadlock_message)),
-			ASYNC_G(deadlock_file) ? ASYNC_G(deadlock_file) : ZSTR_EMPTY_ALLOC(), ASYNC_G(deadlock_line));
-		report_fatal(ex);
+	if (CG(unclean_shutdown)) {
+		/* After a fatal error nothing more is reported. */
+		OBJ_RELEASE(error);
 		return;
 	}
-	if (ASYNC_G(uncaught) != NULL) {
-		zend_object *ex = ASYNC_G(uncaught);
-		ASYNC_G(uncaught) = NULL;
-		report_fatal(ex);
+	report_fatal(error);
+}
+
+static zend_internal_function end_of_script_function;
+
+/* ------------------------------------------------- the main flow's end */
+
+/*
+ * The main flow is a coroutine (C3), so rule C7 applies to it: a
+ * CancellationError that ends it ends it as cancelled, quietly, instead of
+ * reaching zend_execute_scripts() as an uncaught exception. Any other
+ * exception that ends it reached the global scope unhandled: PHP reports
+ * it as usual, and graceful shutdown (C15) cancels the coroutines.
+ *
+ * An observer end handler on top-level code sees the main script's frame
+ * leave with the exception still pending, before PHP reports it.
+ */
+static void main_code_end(zend_execute_data *execute_data, zval *retval)
+{
+	(void) retval;
+	tasync_runtime_t *rt = ASYNC_G(rt);
+	zend_object *ex = EG(exception);
+	if (ex == NULL || rt == NULL || execute_data->prev_execute_data != NULL
+			|| tasync_coroutine_current(rt) != ASYNC_G(main_co)) {
+		return;
+	}
+	if (instanceof_function(ex->ce, async_ce_cancellation_error)) {
+		zend_clear_exception();
+	} else if (!zend_is_unwind_exit(ex) && !zend_is_graceful_exit(ex)) {
+		tasync_runtime_shutdown(rt, NULL);
+	}
+}
+
+static zend_observer_fcall_handlers observe_top_level_code(zend_execute_data *execute_data)
+{
+	zend_function *fn = execute_data->func;
+	zend_observer_fcall_handlers h = { NULL, NULL };
+	if (fn != NULL && fn->type == ZEND_USER_FUNCTION && fn->op_array.function_name == NULL) {
+		h.end = main_code_end;
+	}
+	return h;
+}
+
+/*
+ * The user's shutdown functions run in the main coroutine (C19), so C7
+ * applies to them too: one that ends with a CancellationError (a deadlock
+ * or graceful shutdown cancelled the main coroutine while it waited in it)
+ * ends quietly. PHP calls shutdown functions without a frame, where such
+ * an exception would be fatal at once; so they are called from here, in
+ * registration order (including those registered meanwhile), each removed
+ * from PHP's list before the next. Any other uncaught exception is
+ * reported and ends the shutdown functions, as PHP does.
+ */
+static zend_function shutdown_bottom_function = { ZEND_INTERNAL_FUNCTION };
+
+static void run_user_shutdown_functions(void)
+{
+	HashTable *ht = BG(user_shutdown_function_names);
+	while (ht != NULL) {
+		zend_ulong index = 0;
+		zend_string *key = NULL;
+		php_shutdown_function_entry *entry = NULL;
+		ZEND_HASH_FOREACH_KEY_PTR(ht, index, key, entry) {
+			if (entry->fci_cache.function_handler == (zend_function *) &end_of_script_function) {
+				entry = NULL;
+				continue;
+			}
+			break;
+		} ZEND_HASH_FOREACH_END();
+		if (entry == NULL) {
+			break;
+		}
+		/* A frame of its own below the call, as a coroutine's bottom frame:
+		 * exceptions come back here, and traces look as when PHP calls it. */
+		zend_execute_data bottom, *saved = EG(current_execute_data);
+		memset(&bottom, 0, sizeof(bottom));
+		bottom.func = &shutdown_bottom_function;
+		EG(current_execute_data) = &bottom;
+		zval retval;
+		ZVAL_UNDEF(&retval);
+		entry->fci.retval = &retval;
+		zend_call_function(&entry->fci, &entry->fci_cache);
+		zval_ptr_dtor(&retval);
+		EG(current_execute_data) = saved;
+		if (key != NULL) {
+			zend_hash_del(ht, key);
+		} else {
+			zend_hash_index_del(ht, index);
+		}
+		zend_object *ex = EG(exception);
+		if (ex == NULL) {
+			continue;
+		}
+		if (instanceof_function(ex->ce, async_ce_cancellation_error)) {
+			zend_clear_exception();
+			continue;
+		}
+		if (zend_is_unwind_exit(ex) || zend_is_graceful_exit(ex)) {
+			/* exit(): the other shutdown functions do not run, as in PHP,
+			 * but the graceful shutdown it started completes first (C15). */
+			zend_clear_exception();
+			drain();
+			zend_bailout();
+		}
+		GC_ADDREF(ex);
+		zend_clear_exception();
+		zend_exception_error(ex, E_ERROR);
+		zend_bailout();
 	}
 }
 
@@ -173,9 +280,9 @@ static ZEND_NAMED_FUNCTION(async_end_of_script)
 	(void) execute_data;
 	(void) return_value;
 	drain();
+	run_user_shutdown_functions();
+	drain();
 }
-
-static zend_internal_function end_of_script_function;
 
 static void register_end_of_script(void)
 {
@@ -204,8 +311,13 @@ static PHP_MINIT_FUNCTION(async)
 	async_register_interfaces();
 	async_register_coroutine_class();
 	async_register_timeout_class();
+	async_register_scope_class();
+	async_register_context_class();
+	async_register_group_class();
+	async_register_future_class();
 	async_fiber_guard_startup();
 	async_exit_hook_startup();
+	zend_observer_fcall_register(observe_top_level_code);
 
 	end_of_script_function.type = ZEND_INTERNAL_FUNCTION;
 	end_of_script_function.function_name = zend_string_init_interned("Async\\{end of script}", sizeof("Async\\{end of script}") - 1, 1);
@@ -231,23 +343,19 @@ static PHP_RINIT_FUNCTION(async)
 	ASYNC_G(main_co) = NULL;
 	ASYNC_G(main_object) = NULL;
 	memset(&ASYNC_G(main_vm), 0, sizeof(ASYNC_G(main_vm)));
-	memset(&ASYNC_G(main_wait), 0, sizeof(ASYNC_G(main_wait)));
-	zend_hash_init(&ASYNC_G(coroutines), 8, NULL, NULL, 0);
 	zend_hash_init(&ASYNC_G(filenames), 8, NULL, ZVAL_PTR_DTOR, 0);
 	ASYNC_G(last_filename) = NULL;
 	ASYNC_G(deferred) = NULL;
 	ASYNC_G(deferred_count) = ASYNC_G(deferred_size) = 0;
 	ASYNC_G(warnings) = NULL;
 	ASYNC_G(warning_count) = ASYNC_G(warning_size) = 0;
-	ASYNC_G(deadlock_message) = NULL;
-	ASYNC_G(deadlock_file) = NULL;
-	ASYNC_G(deadlock_line) = 0;
-	ASYNC_G(uncaught) = NULL;
+	ASYNC_G(deferred_scopes) = NULL;
+	ASYNC_G(deferred_scope_count) = ASYNC_G(deferred_scope_size) = 0;
+	async_scope_extras_init();
+	ASYNC_G(bailout_pending) = false;
 	ASYNC_G(abort_mode) = ASYNC_ABORT_NONE;
 	ASYNC_G(in_drain) = false;
-	ASYNC_G(exit_called) = false;
 	ASYNC_G(fiber_used) = false;
-	ASYNC_G(reported) = false;
 	register_end_of_script();
 	return SUCCESS;
 }
@@ -284,28 +392,21 @@ static PHP_RSHUTDOWN_FUNCTION(async)
 		ASYNC_G(warning_count) = 0;
 		async_safe_point();
 	}
-	if (ASYNC_G(uncaught) != NULL) {
-		OBJ_RELEASE(ASYNC_G(uncaught));
-		ASYNC_G(uncaught) = NULL;
-	}
-	if (ASYNC_G(deadlock_message) != NULL) {
-		zend_string_release(ASYNC_G(deadlock_message));
-		ASYNC_G(deadlock_message) = NULL;
-	}
-	if (ASYNC_G(deadlock_file) != NULL) {
-		zend_string_release(ASYNC_G(deadlock_file));
-		ASYNC_G(deadlock_file) = NULL;
-	}
 	if (ASYNC_G(deferred) != NULL) {
 		efree(ASYNC_G(deferred));
 		ASYNC_G(deferred) = NULL;
 	}
+	if (ASYNC_G(deferred_scopes) != NULL) {
+		efree(ASYNC_G(deferred_scopes));
+		ASYNC_G(deferred_scopes) = NULL;
+	}
+	ASYNC_G(deferred_scope_count) = ASYNC_G(deferred_scope_size) = 0;
+	async_scope_extras_destroy();
 	if (ASYNC_G(warnings) != NULL) {
 		efree(ASYNC_G(warnings));
 		ASYNC_G(warnings) = NULL;
 	}
 	ASYNC_G(warning_count) = ASYNC_G(warning_size) = 0;
-	zend_hash_destroy(&ASYNC_G(coroutines));
 	zend_hash_destroy(&ASYNC_G(filenames));
 	ASYNC_G(last_filename) = NULL;
 	return SUCCESS;

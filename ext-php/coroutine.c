@@ -65,13 +65,14 @@ static void coroutine_free(zend_object *obj)
 {
 	async_coroutine *c = async_coroutine_from_obj(obj);
 	if (c->co != NULL) {
-		if (!c->is_main) {
+		if (!c->is_main && tasync_coroutine_host_data(c->co) == &c->vm) {
 			tasync_coroutine_set_host_data(c->co, NULL);
 		}
 		tasync_coroutine_release(c->co);
 		c->co = NULL;
 	}
 	coroutine_release_call(c);
+	async_flush_releases();
 	/* Only a coroutine abandoned by a destroyed runtime still has pages. */
 	zend_vm_stack stack = c->vm.vm_stack;
 	while (stack != NULL) {
@@ -101,14 +102,22 @@ static HashTable *coroutine_get_gc(zend_object *obj, zval **table, int *num)
 			/* Rule C17: the result and the exception are visible. */
 			void *value = NULL, *error = NULL;
 			if (tasync_coroutine_outcome(c->co, &value, &error) == 0) {
-				if (value != NULL) {
+				/* A result box shared with a task group or a Future is
+				 * theirs too: reported by nobody rather than twice. */
+				if (value != NULL && async_value_refs(value) == 1) {
 					zend_get_gc_buffer_add_zval(buf, async_value_zval(value));
 				}
 				if (error != NULL) {
 					zend_get_gc_buffer_add_obj(buf, (zend_object *) error);
 				}
 			}
-		} else if (!c->is_main && (flags & TASYNC_CO_SUSPENDED) && c->vm.current_execute_data != NULL) {
+		} else if (c->has_context && ASYNC_G(rt) != NULL) {
+			/* Its private context: released when it completes (X2); while it
+			 * runs the core holds this object, so reporting is harmless. */
+			async_context_gc(tasync_coroutine_context(c->co), buf);
+		}
+		if (!(flags & TASYNC_CO_COMPLETED) && !c->is_main && (flags & TASYNC_CO_SUSPENDED)
+				&& c->vm.current_execute_data != NULL) {
 			/* The frames of a suspended coroutine, as Fibers report theirs. */
 			for (zend_execute_data *ex = c->vm.current_execute_data; ex != NULL; ex = ex->prev_execute_data) {
 				HashTable *symbol_table = zend_unfinished_execution_gc_ex(
@@ -135,13 +144,37 @@ static HashTable *coroutine_get_gc(zend_object *obj, zval **table, int *num)
 zend_object *async_coroutine_object_for(tasync_coroutine_t *co)
 {
 	void *hd = tasync_coroutine_host_data(co);
+	zend_object *obj;
 	if (hd == &ASYNC_G(main_vm)) {
-		return async_main_coroutine_object();
+		obj = async_main_coroutine_object();
+		GC_ADDREF(obj);
+		return obj;
 	}
-	if (hd == NULL) {
-		return NULL;
+	if (hd != NULL) {
+		async_coroutine *c = (async_coroutine *) ((char *) hd - XtOffsetOf(async_coroutine, vm));
+		if (c->co == NULL) {
+			/* A completion callback the core spawned, not started yet. */
+			c->co = co;
+			tasync_coroutine_retain(co);
+		}
+		GC_ADDREF(&c->std);
+		return &c->std;
 	}
-	return &((async_coroutine *) ((char *) hd - XtOffsetOf(async_coroutine, vm)))->std;
+	/* No object: a completed coroutine whose object was freed, or a native
+	 * coroutine of another extension. A new object stands for it; a
+	 * completed one keeps it (its host data is free), a running native one
+	 * keeps its own host data (the switch hooks read it). */
+	zval zv;
+	object_init_ex(&zv, async_ce_coroutine);
+	async_coroutine *c = async_coroutine_from_obj(Z_OBJ(zv));
+	c->co = co;
+	tasync_coroutine_retain(co);
+	uint32_t flags = tasync_coroutine_flags(co);
+	c->started = (flags & TASYNC_CO_STARTED) != 0;
+	if (flags & TASYNC_CO_COMPLETED) {
+		tasync_coroutine_set_host_data(co, &c->vm);
+	}
+	return Z_OBJ(zv);
 }
 
 zend_object *async_main_coroutine_object(void)
@@ -168,35 +201,120 @@ tasync_awaitable_t *async_awaitable_of(zend_object *obj)
 	if (instanceof_function(obj->ce, async_ce_timeout)) {
 		return async_timeout_from_obj(obj)->aw;
 	}
+	if (instanceof_function(obj->ce, async_ce_future)) {
+		return async_future_from_obj(obj)->aw;
+	}
 	return NULL;
+}
+
+/* ----------------------------------------------------------- spawn */
+
+/* Takes a copy of the callable and its arguments. */
+static void coroutine_set_call(async_coroutine *c, zend_fcall_info *fci, zend_fcall_info_cache *fcc,
+	zval *args, uint32_t argc, HashTable *named)
+{
+	c->fci = *fci;
+	c->fcc = *fcc;
+	Z_TRY_ADDREF(c->fci.function_name);
+	c->fci.params = NULL;
+	c->fci.param_count = 0;
+	c->fci.named_params = NULL;
+	if (argc > 0) {
+		c->fci.params = safe_emalloc(argc, sizeof(zval), 0);
+		for (uint32_t i = 0; i < argc; i++) {
+			ZVAL_COPY(&c->fci.params[i], &args[i]);
+		}
+		c->fci.param_count = argc;
+	}
+	if (named != NULL && zend_hash_num_elements(named) > 0) {
+		ZVAL_ARR(&c->named, zend_array_dup(named));
+		c->fci.named_params = Z_ARRVAL(c->named);
+	}
+}
+
+static void coroutine_spawn_options(tasync_spawn_options_t *opts, async_coroutine *c)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->size = sizeof(*opts);
+	opts->entry = async_coroutine_entry;
+	opts->arg = c;
+	opts->arg_release = async_coroutine_arg_release;
+	opts->host_data = &c->vm;
+}
+
+bool async_spawn_call(zval *return_value, tasync_scope_t *scope, tasync_group_t *group, const tasync_group_key_t *key,
+	zend_fcall_info *fci, zend_fcall_info_cache *fcc, zval *args, uint32_t argc, HashTable *named)
+{
+	tasync_runtime_t *rt = async_runtime();
+	if (rt == NULL) {
+		return false;
+	}
+	object_init_ex(return_value, async_ce_coroutine);
+	async_coroutine *c = async_coroutine_from_obj(Z_OBJ_P(return_value));
+	coroutine_set_call(c, fci, fcc, args, argc, named);
+	c->group_task = group != NULL;
+
+	tasync_spawn_options_t opts;
+	coroutine_spawn_options(&opts, c);
+	opts.scope = scope;
+	void *err = NULL;
+	GC_ADDREF(&c->std); /* the core's reference, dropped in arg_release */
+	int rc = group != NULL ? tasync_group_spawn(group, key, &opts, &c->co, &err)
+	                       : tasync_spawn(rt, &opts, &c->co, &err);
+	if (rc != 0) {
+		GC_DELREF(&c->std);
+		zval_ptr_dtor(return_value);
+		ZVAL_UNDEF(return_value);
+		async_safe_point();
+		async_throw_error(rc, err);
+		return false;
+	}
+	return true;
+}
+
+void async_finally_options(tasync_spawn_options_t *opts, zval *callable, zend_object *arg, tasync_scope_t *scope)
+{
+	zval zv;
+	object_init_ex(&zv, async_ce_coroutine);
+	async_coroutine *c = async_coroutine_from_obj(Z_OBJ(zv));
+	memset(&c->fci, 0, sizeof(c->fci));
+	memset(&c->fcc, 0, sizeof(c->fcc));
+	c->fci.size = sizeof(c->fci);
+	ZVAL_COPY(&c->fci.function_name, callable);
+	c->fci.params = emalloc(sizeof(zval));
+	c->fci.param_count = 1;
+	if (arg != NULL) {
+		ZVAL_OBJ_COPY(&c->fci.params[0], arg);
+	} else {
+		/* The Scope object is made when the callback starts: holding one
+		 * now would keep the scope's owner alive, and its disposal (S8)
+		 * from happening. */
+		ZVAL_NULL(&c->fci.params[0]);
+		c->finally_scope = scope;
+		tasync_scope_retain(scope);
+		async_scope_hold(scope);
+	}
+	/* The core holds the object (the reference object_init_ex made) until
+	 * arg_release; the coroutine gets its object when it starts. */
+	coroutine_spawn_options(opts, c);
 }
 
 /* ----------------------------------------------------------- entry */
 
-/* The coroutine ended with EG(exception) set. */
+/* The coroutine ended with EG(exception) set: that is its error. */
 static void coroutine_failed(async_coroutine *c, tasync_coroutine_t *self)
 {
 	zend_object *ex = EG(exception);
 	if (zend_is_unwind_exit(ex) || zend_is_graceful_exit(ex)) {
-		/* exit()/die() in this coroutine, or it was unwound because the
-		 * request is ending: the program stops after this one unwound. */
+		/* exit()/die() in this coroutine (graceful shutdown has started,
+		 * see fiber_guard.c; the coroutine ends cancelled), or it was
+		 * unwound because the request ends after a fatal error. */
 		zend_clear_exception();
-		if (!c->doomed) {
-			async_abort_all(ASYNC_ABORT_EXIT);
-		}
 		return;
 	}
 	GC_ADDREF(ex);
 	zend_clear_exception();
 	tasync_coroutine_set_error(self, ex);
-	/* Nobody waits for it and it is not a cancellation (rule C7): the
-	 * exception reached the top of the coroutine unhandled. It is reported
-	 * as PHP reports uncaught exceptions, at the end of the script. */
-	if (c->awaiters == 0 && ASYNC_G(uncaught) == NULL
-			&& !instanceof_function(ex->ce, async_ce_cancellation_error)) {
-		GC_ADDREF(ex);
-		ASYNC_G(uncaught) = ex;
-	}
 	OBJ_RELEASE(ex);
 }
 
@@ -226,15 +344,30 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 	EG(active_fiber) = NULL;
 #ifdef ZEND_CHECK_STACK_LIMIT
 	{
-		/* The core does not expose the stack bounds: measure from here. */
-		char here;
-		size_t size = ASYNC_G(stack_size) > 0 ? (size_t) ASYNC_G(stack_size) : 256 * 1024;
-		EG(stack_base) = &here;
-		EG(stack_limit) = (char *) &here - size + EG(reserved_stack_size) + 4096;
+		/* PHP 8.3+ checks recursion against the C stack: this coroutine's,
+		 * less the reserve, as for a Fiber. */
+		void *low = NULL, *high = NULL;
+		if (tasync_coroutine_stack_bounds(self, &low, &high) == 0) {
+			EG(stack_base) = high;
+			EG(stack_limit) = (char *) low + EG(reserved_stack_size);
+		}
 	}
 #endif
 	c->bottom = bottom;
 	c->started = true;
+	if (c->co == NULL) {
+		/* A completion callback the core spawned (C11, S12). */
+		c->co = self;
+		tasync_coroutine_retain(self);
+	}
+	if (c->finally_scope != NULL) {
+		tasync_scope_t *scope = c->finally_scope;
+		c->finally_scope = NULL;
+		zval_ptr_dtor(&c->fci.params[0]);
+		ZVAL_OBJ(&c->fci.params[0], async_scope_object_for(scope));
+		async_scope_unhold(scope);
+		tasync_scope_release(scope);
+	}
 
 	zend_first_try {
 		async_safe_point();
@@ -258,6 +391,21 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 		async_safe_point();
 		if (EG(exception)) {
 			coroutine_failed(c, self);
+		}
+		/* Rule S10 while this coroutine's VM stack still exists: the
+		 * scope's exception handlers are PHP code and run right here. */
+		if (!c->doomed) {
+			tasync_coroutine_route_error(self);
+			async_safe_point();
+			if (EG(exception)) {
+				/* A destructor run at the safe point threw: too late to
+				 * change the outcome, report it as PHP reports exceptions
+				 * thrown in destructors at the end of a script. */
+				zend_object *late = EG(exception);
+				GC_ADDREF(late);
+				zend_clear_exception();
+				zend_exception_error(late, E_WARNING);
+			}
 		}
 	} zend_catch {
 		/* A fatal error: the message is out; the frames are abandoned, as
@@ -289,8 +437,10 @@ void async_coroutine_arg_release(void *arg)
 	zval zv;
 	/* Called from inside the core: only bookkeeping here, the releases
 	 * wait for a safe point. */
-	if (c->co != NULL) {
-		zend_hash_index_del(&ASYNC_G(coroutines), (zend_ulong) tasync_coroutine_id(c->co));
+	if (c->finally_scope != NULL) {
+		async_scope_unhold(c->finally_scope);
+		async_defer_scope_release(c->finally_scope);
+		c->finally_scope = NULL;
 	}
 	if (!c->started) {
 		/* Cancelled before it started (rule C7): it never runs. */
@@ -459,41 +609,123 @@ ZEND_METHOD(Async_Coroutine, getSuspendLocation)
 	location_string(return_value, c->co ? tasync_coroutine_suspend_location(c->co) : (tasync_location_t){0});
 }
 
+/* The id of the unfinished coroutine whose awaitable aw is, or -1. */
+static zend_long awaited_coroutine_id(tasync_awaitable_t *aw)
+{
+	size_t n = tasync_runtime_coroutines(ASYNC_G(rt), NULL, 0);
+	tasync_coroutine_t **list = safe_emalloc(n ? n : 1, sizeof(*list), 0);
+	zend_long id = -1;
+	n = tasync_runtime_coroutines(ASYNC_G(rt), list, n);
+	for (size_t i = 0; i < n; i++) {
+		if (tasync_coroutine_awaitable(list[i]) == aw) {
+			id = (zend_long) tasync_coroutine_id(list[i]);
+			break;
+		}
+	}
+	efree(list);
+	return id;
+}
+
 ZEND_METHOD(Async_Coroutine, getAwaitingInfo)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
 	async_coroutine *c = THIS_COROUTINE();
 	array_init(return_value);
-	if (c->co == NULL || !(tasync_coroutine_flags(c->co) & TASYNC_CO_SUSPENDED)) {
+	if (c->co == NULL || ASYNC_G(rt) == NULL) {
 		return;
 	}
-	const async_wait_info *w = c->is_main ? &ASYNC_G(main_wait) : &c->wait;
-	switch (w->kind) {
-		case ASYNC_WAIT_SUSPEND:
-			add_assoc_string(return_value, "type", "suspend");
-			break;
-		case ASYNC_WAIT_AWAIT:
-			add_assoc_string(return_value, "type", "await");
-			if (w->target != 0) {
-				add_assoc_long(return_value, "coroutine", (zend_long) w->target);
+	tasync_wait_info_t info;
+	memset(&info, 0, sizeof(info));
+	info.size = sizeof(info);
+	if (tasync_coroutine_wait_info(c->co, &info) != 0 || info.kind == TASYNC_WAIT_NONE) {
+		return;
+	}
+	static const char *const kinds[] = {
+		[TASYNC_WAIT_YIELD] = "suspend", [TASYNC_WAIT_PARK] = "park", [TASYNC_WAIT_AWAIT] = "await",
+		[TASYNC_WAIT_DELAY] = "delay", [TASYNC_WAIT_FD] = "fd", [TASYNC_WAIT_SIGNAL] = "signal",
+		[TASYNC_WAIT_CHILD] = "child", [TASYNC_WAIT_OFFLOAD] = "offload", [TASYNC_WAIT_OP] = "io",
+		[TASYNC_WAIT_SCOPE] = "scope", [TASYNC_WAIT_GROUP] = "task_group", [TASYNC_WAIT_END] = "end",
+	};
+	const char *kind = info.kind < sizeof(kinds) / sizeof(kinds[0]) && kinds[info.kind] ? kinds[info.kind] : "other";
+	add_assoc_string(return_value, "type", kind);
+	char text[256];
+	tasync_coroutine_describe_wait(c->co, text, sizeof(text));
+	add_assoc_string(return_value, "description", text);
+	switch (info.kind) {
+		case TASYNC_WAIT_AWAIT: {
+			zend_long id = info.target != NULL ? awaited_coroutine_id(info.target) : -1;
+			if (id >= 0) {
+				add_assoc_long(return_value, "coroutine", id);
 			}
+			add_assoc_long(return_value, "count", (zend_long) info.count);
 			break;
-		case ASYNC_WAIT_AWAIT_MANY:
-			add_assoc_string(return_value, "type", "await_many");
-			add_assoc_long(return_value, "count", (zend_long) w->target);
+		}
+		case TASYNC_WAIT_DELAY: {
+			uint64_t now = tasync_runtime_now(ASYNC_G(rt));
+			add_assoc_long(return_value, "remaining_ms",
+				info.deadline_ns > now ? (zend_long) ((info.deadline_ns - now) / 1000000u) : 0);
 			break;
-		case ASYNC_WAIT_DELAY:
-			add_assoc_string(return_value, "type", "delay");
-			add_assoc_long(return_value, "ms", (zend_long) w->target);
+		}
+		case TASYNC_WAIT_FD:
+		case TASYNC_WAIT_OP:
+			add_assoc_long(return_value, "fd", info.fd);
 			break;
-		case ASYNC_WAIT_NONE:
+		case TASYNC_WAIT_SIGNAL:
+			add_assoc_long(return_value, "signal", info.signum);
+			break;
+		case TASYNC_WAIT_CHILD:
+			add_assoc_long(return_value, "pid", info.pid);
+			break;
+		default:
 			break;
 	}
-	if (w->kind != ASYNC_WAIT_NONE) {
-		zval loc;
-		location_string(&loc, tasync_coroutine_suspend_location(c->co));
-		add_assoc_zval(return_value, "location", &loc);
+	zval loc;
+	location_string(&loc, tasync_coroutine_suspend_location(c->co));
+	add_assoc_zval(return_value, "location", &loc);
+}
+
+/* onFinally() and its alias finally(). */
+static void coroutine_on_finally(INTERNAL_FUNCTION_PARAMETERS)
+{
+	zend_fcall_info fci;
+	zend_fcall_info_cache fcc;
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_FUNC(fci, fcc)
+	ZEND_PARSE_PARAMETERS_END();
+	zval *callable = &fci.function_name;
+	async_coroutine *c = THIS_COROUTINE();
+	if (c->co == NULL || ASYNC_G(rt) == NULL) {
+		zend_throw_exception(async_ce_async_exception, "The coroutine belongs to a runtime that no longer exists", 0);
+		RETURN_THROWS();
 	}
+	tasync_spawn_options_t opts;
+	async_finally_options(&opts, callable, Z_OBJ_P(ZEND_THIS), NULL);
+	int rc = tasync_coroutine_on_finally(c->co, &opts);
+	async_safe_point();
+	if (rc != 0) {
+		async_throw_error(rc, NULL);
+	}
+}
+
+ZEND_METHOD(Async_Coroutine, onFinally)
+{
+	coroutine_on_finally(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+}
+
+ZEND_METHOD(Async_Coroutine, finally)
+{
+	coroutine_on_finally(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+}
+
+ZEND_METHOD(Async_Coroutine, getScope)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	async_coroutine *c = THIS_COROUTINE();
+	tasync_scope_t *scope = c->co != NULL && ASYNC_G(rt) != NULL ? tasync_coroutine_scope(c->co) : NULL;
+	if (scope == NULL) {
+		RETURN_NULL();
+	}
+	RETURN_OBJ(async_scope_object_for(scope));
 }
 
 ZEND_METHOD(Async_Coroutine, getTrace)

@@ -44,8 +44,44 @@ static void set_message(zend_object *obj, const char *message, zend_long code)
 	}
 }
 
+/*
+ * Where a DeadlockError points: the first coroutine found waiting (the main
+ * coroutine first, then by id), as the core lists them in its report.
+ */
+static bool deadlock_location(tasync_location_t *out)
+{
+	tasync_runtime_t *rt = ASYNC_G(rt);
+	tasync_coroutine_t *list[64];
+	size_t n = rt != NULL ? tasync_runtime_coroutines(rt, list, 64) : 0;
+	for (size_t i = 0; i < n && i < 64; i++) {
+		tasync_wait_info_t info;
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		if (tasync_coroutine_wait_info(list[i], &info) != 0) {
+			continue;
+		}
+		if (info.kind == TASYNC_WAIT_NONE || info.kind == TASYNC_WAIT_YIELD || info.kind == TASYNC_WAIT_END) {
+			continue;
+		}
+		*out = tasync_coroutine_suspend_location(list[i]);
+		return out->file != NULL;
+	}
+	return false;
+}
+
 zend_object *async_error_create(int kind, int code, const char *message)
 {
+	if (kind == TASYNC_ERROR_DEADLOCK) {
+		/* Made by the scheduler, which found every coroutine waiting: it
+		 * points at the first waiter and has no trace of its own. */
+		tasync_location_t loc;
+		if (deadlock_location(&loc)) {
+			zend_string *file = zend_string_init(loc.file, strlen(loc.file), 0);
+			zend_object *ex = async_error_create_at(async_ce_deadlock_error, message, file, loc.line);
+			zend_string_release(file);
+			return ex;
+		}
+	}
 	zval ex;
 	object_init_ex(&ex, class_for_kind(kind));
 	/* Operating-system errors carry the errno as their code. */

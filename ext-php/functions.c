@@ -5,6 +5,7 @@
  */
 #include "php_async.h"
 
+#include "zend_closures.h"
 #include "zend_interfaces.h"
 #include "stubs/async_arginfo.h"
 
@@ -31,42 +32,10 @@ void async_register_interfaces(void)
 	async_ce_awaitable->interface_gets_implemented = awaitable_implemented;
 	async_ce_future_like = register_class_Async_FutureLike(async_ce_awaitable);
 	async_ce_future_like->interface_gets_implemented = awaitable_implemented;
+	async_ce_scope_provider = register_class_Async_ScopeProvider();
 }
 
 /* ------------------------------------------------------------ helpers */
-
-static async_wait_info *current_wait(tasync_runtime_t *rt)
-{
-	tasync_coroutine_t *cur = tasync_coroutine_current(rt);
-	void *hd = cur ? tasync_coroutine_host_data(cur) : NULL;
-	if (hd == NULL || hd == &ASYNC_G(main_vm)) {
-		return &ASYNC_G(main_wait);
-	}
-	return &((async_coroutine *) ((char *) hd - XtOffsetOf(async_coroutine, vm)))->wait;
-}
-
-static bool current_is_main(tasync_runtime_t *rt)
-{
-	return tasync_coroutine_current(rt) == ASYNC_G(main_co);
-}
-
-/*
- * Throws what a suspension ended with. A deadlock (rule C14) cancels every
- * waiting coroutine; the main flow gets the DeadlockError itself, the
- * others their cancellation.
- */
-static void throw_wait_error(tasync_runtime_t *rt, int rc, void *err)
-{
-	if (rc == -ECANCELED && ASYNC_G(deadlock_message) != NULL && !ASYNC_G(reported) && current_is_main(rt)) {
-		ASYNC_G(reported) = true;
-		if (err != NULL) {
-			OBJ_RELEASE((zend_object *) err);
-		}
-		zend_throw_exception(async_ce_deadlock_error, ZSTR_VAL(ASYNC_G(deadlock_message)), 0);
-		return;
-	}
-	async_throw_error(rc, err);
-}
 
 static void drop_outcome(tasync_runtime_t *rt, void *value, void *err)
 {
@@ -91,50 +60,7 @@ PHP_FUNCTION(Async_spawn)
 		Z_PARAM_VARIADIC_WITH_NAMED(args, argc, named)
 	ZEND_PARSE_PARAMETERS_END();
 
-	tasync_runtime_t *rt = async_runtime();
-	if (rt == NULL) {
-		RETURN_THROWS();
-	}
-
-	object_init_ex(return_value, async_ce_coroutine);
-	async_coroutine *c = async_coroutine_from_obj(Z_OBJ_P(return_value));
-	c->fci = fci;
-	c->fcc = fcc;
-	Z_TRY_ADDREF(c->fci.function_name);
-	c->fci.params = NULL;
-	c->fci.param_count = 0;
-	c->fci.named_params = NULL;
-	if (argc > 0) {
-		c->fci.params = safe_emalloc(argc, sizeof(zval), 0);
-		for (uint32_t i = 0; i < argc; i++) {
-			ZVAL_COPY(&c->fci.params[i], &args[i]);
-		}
-		c->fci.param_count = argc;
-	}
-	if (named != NULL && zend_hash_num_elements(named) > 0) {
-		ZVAL_ARR(&c->named, zend_array_dup(named));
-		c->fci.named_params = Z_ARRVAL(c->named);
-	}
-
-	tasync_spawn_options_t opts;
-	memset(&opts, 0, sizeof(opts));
-	opts.size = sizeof(opts);
-	opts.entry = async_coroutine_entry;
-	opts.arg = c;
-	opts.arg_release = async_coroutine_arg_release;
-	opts.host_data = &c->vm;
-
-	void *err = NULL;
-	GC_ADDREF(&c->std); /* the core's reference, dropped in arg_release */
-	int rc = tasync_spawn(rt, &opts, &c->co, &err);
-	if (rc != 0) {
-		GC_DELREF(&c->std);
-		zval_ptr_dtor(return_value);
-		ZVAL_UNDEF(return_value);
-		async_throw_error(rc, err);
-		RETURN_THROWS();
-	}
-	zend_hash_index_add_new_ptr(&ASYNC_G(coroutines), (zend_ulong) tasync_coroutine_id(c->co), c);
+	async_spawn_call(return_value, NULL, NULL, NULL, &fci, &fcc, args, argc, named);
 }
 
 PHP_FUNCTION(Async_suspend)
@@ -144,17 +70,14 @@ PHP_FUNCTION(Async_suspend)
 	if (rt == NULL) {
 		RETURN_THROWS();
 	}
-	async_wait_info *w = current_wait(rt);
 	void *err = NULL;
-	w->kind = ASYNC_WAIT_SUSPEND;
 	int rc = tasync_yield(rt, &err);
-	current_wait(rt)->kind = ASYNC_WAIT_NONE;
 	if (!async_after_switch()) {
 		drop_outcome(rt, NULL, err);
 		RETURN_THROWS();
 	}
 	if (rc != 0) {
-		throw_wait_error(rt, rc, err);
+		async_throw_error(rc, err);
 	}
 }
 
@@ -177,27 +100,14 @@ PHP_FUNCTION(Async_await)
 		zend_throw_exception(async_ce_async_exception, "The awaitable belongs to a runtime that no longer exists", 0);
 		RETURN_THROWS();
 	}
-	async_coroutine *target = instanceof_function(what_obj->ce, async_ce_coroutine) ? async_coroutine_from_obj(what_obj) : NULL;
-
 	/* Keep the objects alive: the caller may drop them while we wait. */
 	GC_ADDREF(what_obj);
 	if (cancel_obj) {
 		GC_ADDREF(cancel_obj);
 	}
-	if (target) {
-		target->awaiters++;
-	}
-	async_wait_info *w = current_wait(rt);
-	w->kind = ASYNC_WAIT_AWAIT;
-	w->target = target != NULL && target->co != NULL ? tasync_coroutine_id(target->co) : 0;
-
 	void *value = NULL, *err = NULL;
 	int rc = tasync_await(rt, what, cancellation, &value, &err);
 
-	current_wait(rt)->kind = ASYNC_WAIT_NONE;
-	if (target) {
-		target->awaiters--;
-	}
 	OBJ_RELEASE(what_obj);
 	if (cancel_obj) {
 		OBJ_RELEASE(cancel_obj);
@@ -212,7 +122,7 @@ PHP_FUNCTION(Async_await)
 		return;
 	}
 	tasync_value_release(rt, value);
-	throw_wait_error(rt, rc, err);
+	async_throw_error(rc, err);
 }
 
 PHP_FUNCTION(Async_delay)
@@ -229,18 +139,14 @@ PHP_FUNCTION(Async_delay)
 	if (rt == NULL) {
 		RETURN_THROWS();
 	}
-	async_wait_info *w = current_wait(rt);
-	w->kind = ASYNC_WAIT_DELAY;
-	w->target = (uint64_t) ms;
 	void *err = NULL;
 	int rc = tasync_delay(rt, (uint64_t) ms * 1000000u, NULL, &err);
-	current_wait(rt)->kind = ASYNC_WAIT_NONE;
 	if (!async_after_switch()) {
 		drop_outcome(rt, NULL, err);
 		RETURN_THROWS();
 	}
 	if (rc != 0) {
-		throw_wait_error(rt, rc, err);
+		async_throw_error(rc, err);
 	}
 }
 
@@ -270,12 +176,12 @@ PHP_FUNCTION(Async_currentCoroutine)
 	if (rt == NULL) {
 		RETURN_THROWS();
 	}
-	zend_object *obj = async_coroutine_object_for(tasync_coroutine_current(rt));
-	if (obj == NULL) {
-		zend_throw_exception(async_ce_async_exception, "Not inside a PHP coroutine", 0);
+	tasync_coroutine_t *cur = tasync_coroutine_current(rt);
+	if (cur == NULL) {
+		zend_throw_exception(async_ce_async_exception, "Not inside a coroutine", 0);
 		RETURN_THROWS();
 	}
-	RETURN_OBJ_COPY(obj);
+	RETURN_OBJ(async_coroutine_object_for(cur));
 }
 
 PHP_FUNCTION(Async_current_coroutine)
@@ -287,14 +193,22 @@ PHP_FUNCTION(Async_getCoroutines)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
 	array_init(return_value);
-	if (ASYNC_G(rt) == NULL) {
+	tasync_runtime_t *rt = ASYNC_G(rt);
+	if (rt == NULL) {
 		return;
 	}
-	async_coroutine *c;
-	ZEND_HASH_FOREACH_PTR(&ASYNC_G(coroutines), c) {
-		GC_ADDREF(&c->std);
-		add_next_index_object(return_value, &c->std);
-	} ZEND_HASH_FOREACH_END();
+	/* Every unfinished coroutine, the main one first (it is a coroutine
+	 * too, C3), then in spawn order; zombies included. */
+	size_t n = tasync_runtime_coroutines(rt, NULL, 0);
+	tasync_coroutine_t **list = safe_emalloc(n ? n : 1, sizeof(*list), 0);
+	n = tasync_runtime_coroutines(rt, list, n);
+	for (size_t i = 0; i < n; i++) {
+		zend_object *obj = async_coroutine_object_for(list[i]);
+		if (obj != NULL) {
+			add_next_index_object(return_value, obj);
+		}
+	}
+	efree(list);
 }
 
 PHP_FUNCTION(Async_get_coroutines)
@@ -316,20 +230,22 @@ typedef struct wait_set {
 	uint32_t count;
 	zend_object *cancel_obj;     /* one reference, or NULL */
 	tasync_awaitable_t *cancellation;
+	tasync_awaitable_t **pending; /* scratch for tasync_await_any */
+	uint32_t *pending_index;
 } wait_set;
 
 static void wait_set_free(wait_set *set)
 {
 	for (uint32_t i = 0; i < set->count; i++) {
-		wait_item *it = &set->items[i];
-		if (instanceof_function(it->obj->ce, async_ce_coroutine)) {
-			async_coroutine_from_obj(it->obj)->awaiters--;
-		}
-		zval_ptr_dtor(&it->key);
-		OBJ_RELEASE(it->obj);
+		zval_ptr_dtor(&set->items[i].key);
+		OBJ_RELEASE(set->items[i].obj);
 	}
 	if (set->items) {
 		efree(set->items);
+	}
+	if (set->pending) {
+		efree(set->pending);
+		efree(set->pending_index);
 	}
 	if (set->cancel_obj) {
 		OBJ_RELEASE(set->cancel_obj);
@@ -404,10 +320,6 @@ static bool wait_set_init(wait_set *set, zval *iterable, zend_object *cancel_obj
 		GC_ADDREF(it->obj);
 		it->aw = aw;
 		it->done = false;
-		if (instanceof_function(it->obj->ce, async_ce_coroutine)) {
-			/* Its failure is handled here, not reported as uncaught. */
-			async_coroutine_from_obj(it->obj)->awaiters++;
-		}
 		if (ht) {
 			zend_hash_move_forward_ex(ht, &pos);
 		} else {
@@ -417,153 +329,56 @@ static bool wait_set_init(wait_set *set, zval *iterable, zend_object *cancel_obj
 	if (iter) {
 		zend_iterator_dtor(iter);
 	}
+	if (ok && set->count > 0) {
+		set->pending = safe_emalloc(set->count, sizeof(*set->pending), 0);
+		set->pending_index = safe_emalloc(set->count, sizeof(*set->pending_index), 0);
+	}
 	return ok && !EG(exception);
 }
 
-/* Shared by the helper coroutines of one wait_any call. */
-typedef struct any_state {
-	uint32_t refs;
-	tasync_awaitable_t *future;  /* completed by the first helper that sees its item done */
-	uint32_t winner;
-} any_state;
-
-typedef struct any_helper {
-	any_state *state;
-	tasync_awaitable_t *aw;      /* one reference */
-	uint32_t index;
-} any_helper;
-
-static void any_state_release(any_state *st)
-{
-	if (--st->refs == 0) {
-		tasync_awaitable_release(st->future);
-		efree(st);
-	}
-}
-
-/* A native coroutine (no PHP state): waits for one item. */
-static void any_helper_entry(tasync_coroutine_t *self, void *arg)
-{
-	any_helper *h = arg;
-	(void) self;
-	if (tasync_await(NULL, h->aw, NULL, NULL, NULL) != -ECANCELED
-			&& !tasync_awaitable_is_completed(h->state->future)) {
-		h->state->winner = h->index;
-		tasync_future_resolve(h->state->future, NULL);
-	}
-}
-
-static void any_helper_release(void *arg)
-{
-	any_helper *h = arg;
-	tasync_awaitable_release(h->aw);
-	any_state_release(h->state);
-	efree(h);
-}
-
 /*
- * Waits until one of the items not done yet completes; returns 0 and its
- * index, or a core error code (with *err) when the caller's cancellation
- * or the caller itself was cancelled. The core has no "await any" (see the
- * report): one helper coroutine per pending item waits and completes a
- * shared future.
+ * Waits until one of the items not done yet completes (tasync_await_any,
+ * which also counts as awaiting each of them, so that their errors are
+ * handled here: rule S10); returns 0 and its index, or a core error code
+ * (with *err) when the caller's cancellation fired, the caller was
+ * cancelled, or the caller is one of the items (C6).
  */
 static int wait_any(tasync_runtime_t *rt, wait_set *set, uint32_t *index, void **err)
 {
+	uint32_t n = 0;
 	*err = NULL;
-	tasync_awaitable_t *self_aw = tasync_coroutine_awaitable(tasync_coroutine_current(rt));
 	for (uint32_t i = 0; i < set->count; i++) {
-		if (set->items[i].done) {
-			continue;
-		}
-		if (set->items[i].aw == self_aw) {
-			*err = async_error_create(TASYNC_ERROR_ASYNC, TASYNC_ESELF_AWAIT, "A coroutine cannot await itself");
-			return TASYNC_ESELF_AWAIT;
-		}
-		if (tasync_awaitable_is_completed(set->items[i].aw)) {
-			*index = i;
-			return 0;
+		if (!set->items[i].done) {
+			set->pending[n] = set->items[i].aw;
+			set->pending_index[n] = i;
+			n++;
 		}
 	}
-	/* A cancellation that already fired: the await below fails at once. */
-	bool cancelled = set->cancellation != NULL && tasync_awaitable_is_completed(set->cancellation);
-
-	any_state *st = emalloc(sizeof(*st));
-	st->refs = 1;
-	st->winner = 0;
-	int rc = tasync_future_create(rt, &st->future);
-	if (rc != 0) {
-		efree(st);
-		return rc;
+	ZEND_ASSERT(n > 0);
+	int rc = tasync_await_any(rt, set->pending, n, set->cancellation, err);
+	if (rc >= 0) {
+		*index = set->pending_index[rc];
+		return 0;
 	}
-	uint32_t pending = 0;
-	tasync_coroutine_t **helpers = safe_emalloc(set->count, sizeof(*helpers), 0);
-	for (uint32_t i = 0; i < set->count && !cancelled; i++) {
-		if (set->items[i].done) {
-			continue;
-		}
-		any_helper *h = emalloc(sizeof(*h));
-		h->state = st;
-		st->refs++;
-		h->aw = set->items[i].aw;
-		tasync_awaitable_retain(h->aw);
-		h->index = i;
-		tasync_spawn_options_t o;
-		memset(&o, 0, sizeof(o));
-		o.size = sizeof(o);
-		o.entry = any_helper_entry;
-		o.arg = h;
-		o.arg_release = any_helper_release;
-		tasync_coroutine_t *co = NULL;
-		if (tasync_spawn(rt, &o, &co, NULL) != 0) {
-			any_helper_release(h);
-			continue;
-		}
-		helpers[pending++] = co;
-	}
-
-	async_wait_info *w = current_wait(rt);
-	w->kind = ASYNC_WAIT_AWAIT_MANY;
-	w->target = pending;
-	rc = tasync_await(rt, st->future, set->cancellation, NULL, err);
-	current_wait(rt)->kind = ASYNC_WAIT_NONE;
-	if (rc == 0) {
-		*index = st->winner;
-	}
-
-	/* The helpers still waiting are not needed any more. */
-	zend_object *stop = NULL;
-	for (uint32_t i = 0; i < pending; i++) {
-		if (!(tasync_coroutine_flags(helpers[i]) & TASYNC_CO_COMPLETED)) {
-			if (stop == NULL) {
-				stop = async_error_create(TASYNC_ERROR_CANCELLATION, -ECANCELED, "The wait ended");
-			}
-			tasync_coroutine_cancel(helpers[i], stop);
-		}
-		tasync_coroutine_release(helpers[i]);
-	}
-	if (stop) {
-		OBJ_RELEASE(stop);
-	}
-	efree(helpers);
-	any_state_release(st);
 	return rc;
 }
 
-/* The outcome of a completed item: 0 and a value, or TASYNC_EFAILED and an error. */
-static int item_outcome(tasync_runtime_t *rt, wait_item *it, zval *value, zend_object **error)
+/* The outcome of a completed item: 0 and a value, or TASYNC_EFAILED and an
+ * error (a new reference). */
+static int item_outcome(wait_item *it, zval *value, zend_object **error)
 {
 	void *v = NULL, *e = NULL;
-	int rc = tasync_await(rt, it->aw, NULL, &v, &e);
+	int rc = tasync_awaitable_outcome(it->aw, &v, &e);
 	*error = NULL;
 	ZVAL_NULL(value);
-	if (rc == 0) {
-		async_value_unbox(v, value);
-	} else {
+	if (e != NULL) {
 		*error = e;
-		e = NULL;
+		GC_ADDREF(*error);
+		rc = TASYNC_EFAILED;
+	} else {
+		async_value_unbox(v, value);
+		rc = 0;
 	}
-	tasync_value_release(rt, v);
 	it->done = true;
 	return rc;
 }
@@ -606,95 +421,108 @@ static bool resumed_ok(tasync_runtime_t *rt, int rc, void *err)
 		return false;
 	}
 	if (rc != 0) {
-		throw_wait_error(rt, rc, err);
+		async_throw_error(rc, err);
 		return false;
 	}
 	return true;
 }
 
+/* Frees the per-item outcomes of await_all*(). */
+static void free_outcomes(zval *values, zend_object **errors, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		zval_ptr_dtor(&values[i]);
+		if (errors[i] != NULL) {
+			OBJ_RELEASE(errors[i]);
+		}
+	}
+	efree(values);
+	efree(errors);
+}
+
 PHP_FUNCTION(Async_await_all)
 {
 	AWAIT_MANY_PARSE();
-	zval results, errors;
-	array_init(&results);
-	array_init(&errors);
-	/* One after the other: the total wait is the longest one. */
-	for (uint32_t i = 0; i < set.count; i++) {
-		wait_item *it = &set.items[i];
-		void *value = NULL, *err = NULL;
-		async_wait_info *w = current_wait(rt);
-		w->kind = ASYNC_WAIT_AWAIT_MANY;
-		w->target = set.count - i;
-		int rc = tasync_await(rt, it->aw, set.cancellation, &value, &err);
-		current_wait(rt)->kind = ASYNC_WAIT_NONE;
-		if (rc == 0 || rc == TASYNC_EFAILED) {
-			zval zv;
-			if (rc == 0) {
-				async_value_unbox(value, &zv);
-				add_keyed(&results, &it->key, &zv);
-			} else {
-				ZVAL_OBJ(&zv, (zend_object *) err);
-				add_keyed(&errors, &it->key, &zv);
-				err = NULL;
-			}
-			rc = 0;
-		}
-		tasync_value_release(rt, value);
+	uint32_t n = set.count;
+	zval *values = safe_emalloc(n ? n : 1, sizeof(zval), 0);
+	zend_object **errors = safe_emalloc(n ? n : 1, sizeof(zend_object *), 0);
+	for (uint32_t i = 0; i < n; i++) {
+		ZVAL_NULL(&values[i]);
+		errors[i] = NULL;
+	}
+	/* One await_any over what is left, again and again: every item stays
+	 * awaited until it completes, so a failure is this caller's to handle
+	 * (S10) whenever it happens; the total wait is the longest one. */
+	for (uint32_t left = n; left > 0; left--) {
+		uint32_t index = 0;
+		void *err = NULL;
+		int rc = wait_any(rt, &set, &index, &err);
 		if (!resumed_ok(rt, rc, err)) {
-			zval_ptr_dtor(&results);
-			zval_ptr_dtor(&errors);
+			free_outcomes(values, errors, n);
 			wait_set_free(&set);
 			RETURN_THROWS();
 		}
+		item_outcome(&set.items[index], &values[index], &errors[index]);
 	}
+	zval results, failures;
+	array_init(&results);
+	array_init(&failures);
+	for (uint32_t i = 0; i < n; i++) {
+		if (errors[i] != NULL) {
+			zval zv;
+			ZVAL_OBJ(&zv, errors[i]);
+			errors[i] = NULL;
+			add_keyed(&failures, &set.items[i].key, &zv);
+		} else {
+			add_keyed(&results, &set.items[i].key, &values[i]);
+			ZVAL_UNDEF(&values[i]);
+		}
+	}
+	free_outcomes(values, errors, n);
 	wait_set_free(&set);
 	array_init_size(return_value, 2);
 	add_next_index_zval(return_value, &results);
-	add_next_index_zval(return_value, &errors);
+	add_next_index_zval(return_value, &failures);
 }
 
 PHP_FUNCTION(Async_await_all_or_fail)
 {
 	AWAIT_MANY_PARSE();
 	uint32_t n = set.count;
-	zval *values = n ? safe_emalloc(n, sizeof(zval), 0) : NULL;
-	bool ok = true;
+	zval *values = safe_emalloc(n ? n : 1, sizeof(zval), 0);
+	zend_object **errors = safe_emalloc(n ? n : 1, sizeof(zend_object *), 0);
 	for (uint32_t i = 0; i < n; i++) {
-		ZVAL_UNDEF(&values[i]);
+		ZVAL_NULL(&values[i]);
+		errors[i] = NULL;
 	}
-	for (uint32_t left = n; left > 0 && ok; left--) {
+	for (uint32_t left = n; left > 0; left--) {
 		uint32_t index = 0;
 		void *err = NULL;
 		int rc = wait_any(rt, &set, &index, &err);
 		if (!resumed_ok(rt, rc, err)) {
-			ok = false;
-			break;
+			free_outcomes(values, errors, n);
+			wait_set_free(&set);
+			RETURN_THROWS();
 		}
-		zend_object *error = NULL;
-		if (item_outcome(rt, &set.items[index], &values[index], &error) != 0) {
+		if (item_outcome(&set.items[index], &values[index], &errors[index]) != 0) {
+			/* The first failure, at once; the others go on (a later failure
+			 * of theirs is no longer awaited here, rule S10). */
 			zval zv;
-			ZVAL_OBJ(&zv, error);
+			ZVAL_OBJ(&zv, errors[index]);
+			errors[index] = NULL;
 			zend_throw_exception_object(&zv);
-			ok = false;
+			free_outcomes(values, errors, n);
+			wait_set_free(&set);
+			RETURN_THROWS();
 		}
 	}
-	if (ok) {
-		array_init_size(return_value, n);
-		for (uint32_t i = 0; i < n; i++) {
-			add_keyed(return_value, &set.items[i].key, &values[i]);
-		}
-	} else {
-		for (uint32_t i = 0; i < n; i++) {
-			zval_ptr_dtor(&values[i]);
-		}
+	array_init_size(return_value, n);
+	for (uint32_t i = 0; i < n; i++) {
+		add_keyed(return_value, &set.items[i].key, &values[i]);
+		ZVAL_UNDEF(&values[i]);
 	}
-	if (values) {
-		efree(values);
-	}
+	free_outcomes(values, errors, n);
 	wait_set_free(&set);
-	if (!ok) {
-		RETURN_THROWS();
-	}
 }
 
 PHP_FUNCTION(Async_await_any_or_fail)
@@ -713,7 +541,7 @@ PHP_FUNCTION(Async_await_any_or_fail)
 		RETURN_THROWS();
 	}
 	zend_object *error = NULL;
-	if (item_outcome(rt, &set.items[index], return_value, &error) != 0) {
+	if (item_outcome(&set.items[index], return_value, &error) != 0) {
 		zval zv;
 		ZVAL_OBJ(&zv, error);
 		zend_throw_exception_object(&zv);
@@ -743,7 +571,7 @@ PHP_FUNCTION(Async_await_first_success)
 		}
 		zend_object *error = NULL;
 		zval value;
-		if (item_outcome(rt, &set.items[index], &value, &error) == 0) {
+		if (item_outcome(&set.items[index], &value, &error) == 0) {
 			ZVAL_COPY_VALUE(&result, &value);
 			break;
 		}
@@ -755,4 +583,75 @@ PHP_FUNCTION(Async_await_first_success)
 	array_init_size(return_value, 2);
 	add_next_index_zval(return_value, &result);
 	add_next_index_zval(return_value, &errors);
+}
+
+/* ------------------------------------------------------------ protect */
+
+PHP_FUNCTION(Async_protect)
+{
+	zend_fcall_info fci;
+	zend_fcall_info_cache fcc;
+	zend_object *closure;
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_OBJ_OF_CLASS(closure, zend_ce_closure)
+	ZEND_PARSE_PARAMETERS_END();
+	tasync_runtime_t *rt = async_runtime();
+	if (rt == NULL) {
+		RETURN_THROWS();
+	}
+	zval callable;
+	ZVAL_OBJ(&callable, closure);
+	if (zend_fcall_info_init(&callable, 0, &fci, &fcc, NULL, NULL) != SUCCESS) {
+		RETURN_THROWS();
+	}
+	int rc = tasync_protect_begin(rt);
+	if (rc != 0) {
+		async_throw_error(rc, NULL);
+		RETURN_THROWS();
+	}
+	/* Rule C20: cancellation is held back while the closure runs. */
+	fci.retval = return_value;
+	zend_call_function(&fci, &fcc);
+	void *err = NULL;
+	rc = tasync_protect_end(rt, &err);
+	async_safe_point();
+	if (rc != -ECANCELED) {
+		return;
+	}
+	/* A cancellation arrived meanwhile: delivered now. If the closure threw,
+	 * its exception goes on and carries the cancellation as its innermost
+	 * previous exception (chosen: the closure's outcome is not hidden, and
+	 * the cancellation is not lost; the coroutine ends cancelled anyway,
+	 * rule C8, unless that exception ends it first). */
+	if (EG(exception)) {
+		if (err != NULL) {
+			zend_exception_set_previous(EG(exception), (zend_object *) err);
+		}
+		return;
+	}
+	zval_ptr_dtor(return_value);
+	ZVAL_UNDEF(return_value);
+	async_throw_error(rc, err);
+}
+
+/* -------------------------------------------------- graceful shutdown */
+
+PHP_FUNCTION(Async_gracefulShutdown)
+{
+	zend_object *error = NULL;
+	ZEND_PARSE_PARAMETERS_START(0, 1)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_OBJ_OF_CLASS_OR_NULL(error, async_ce_cancellation_error)
+	ZEND_PARSE_PARAMETERS_END();
+	tasync_runtime_t *rt = async_runtime();
+	if (rt == NULL) {
+		RETURN_THROWS();
+	}
+	tasync_runtime_shutdown(rt, error);
+	async_safe_point();
+}
+
+PHP_FUNCTION(Async_graceful_shutdown)
+{
+	ZEND_FN(Async_gracefulShutdown)(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 }

@@ -45,8 +45,20 @@ zval *async_value_zval(void *ptr)
 	return &((async_box *) ptr)->value;
 }
 
+uint32_t async_value_refs(void *ptr)
+{
+	return ((async_box *) ptr)->refs;
+}
+
 void async_defer_release(zval *zv)
 {
+	if (Z_REFCOUNTED_P(zv) && GC_TYPE(Z_COUNTED_P(zv)) == IS_NULL) {
+		/* The garbage collector is destroying this value (it marks
+		 * garbage that way, and frees it when the collection ends): drop
+		 * the reference now, it runs no code; later it would be gone. */
+		zval_ptr_dtor(zv);
+		return;
+	}
 	if (ASYNC_G(deferred_count) == ASYNC_G(deferred_size)) {
 		ASYNC_G(deferred_size) = ASYNC_G(deferred_size) ? ASYNC_G(deferred_size) * 2 : 16;
 		ASYNC_G(deferred) = erealloc(ASYNC_G(deferred), sizeof(zval) * ASYNC_G(deferred_size));
@@ -57,6 +69,11 @@ void async_defer_release(zval *zv)
 static void host_value_retain(void *hd, void *value)
 {
 	(void) hd;
+	if (ASYNC_IS_OBJECT_KEY(value)) {
+		/* An object used as a context key (context.c). */
+		GC_ADDREF(ASYNC_KEY_OBJECT(value));
+		return;
+	}
 	((async_box *) value)->refs++;
 }
 
@@ -64,6 +81,12 @@ static void host_value_release(void *hd, void *value)
 {
 	async_box *box = value;
 	(void) hd;
+	if (ASYNC_IS_OBJECT_KEY(value)) {
+		zval zv;
+		ZVAL_OBJ(&zv, ASYNC_KEY_OBJECT(value));
+		async_defer_release(&zv);
+		return;
+	}
 	if (--box->refs != 0) {
 		return;
 	}
@@ -200,19 +223,6 @@ static void host_warning(void *hd, const char *message)
 		ASYNC_G(warnings) = erealloc(ASYNC_G(warnings), sizeof(zend_string *) * ASYNC_G(warning_size));
 	}
 	ASYNC_G(warnings)[ASYNC_G(warning_count)++] = zend_string_init(message, strlen(message), 0);
-	/* The core's first deadlock line becomes the DeadlockError message. */
-	if (ASYNC_G(deadlock_message) == NULL && strncmp(message, "Deadlock detected", sizeof("Deadlock detected") - 1) == 0) {
-		ASYNC_G(deadlock_message) = zend_string_init(message, strlen(message), 0);
-	} else if (ASYNC_G(deadlock_message) != NULL && ASYNC_G(deadlock_file) == NULL) {
-		/* "... is suspended at FILE:LINE": where the DeadlockError points. */
-		const char *at = strstr(message, " is suspended at ");
-		const char *colon = at ? strrchr(at, ':') : NULL;
-		if (colon != NULL && colon[1] >= '0' && colon[1] <= '9') {
-			at += sizeof(" is suspended at ") - 1;
-			ASYNC_G(deadlock_file) = zend_string_init(at, (size_t) (colon - at), 0);
-			ASYNC_G(deadlock_line) = ZEND_STRTOL(colon + 1, NULL, 10);
-		}
-	}
 }
 
 static int host_capture_location(void *hd, tasync_location_t *out)
@@ -276,10 +286,90 @@ void async_safe_point(void)
 		}
 		efree(list);
 	}
-	while (ASYNC_G(deferred_count) > 0) {
+	async_flush_releases();
+}
+
+void async_flush_releases(void)
+{
+	while (ASYNC_G(deferred_count) > 0 || ASYNC_G(deferred_scope_count) > 0) {
+		if (ASYNC_G(deferred_scope_count) > 0) {
+			tasync_scope_release(ASYNC_G(deferred_scopes)[--ASYNC_G(deferred_scope_count)]);
+			continue;
+		}
 		zval zv;
 		ZVAL_COPY_VALUE(&zv, &ASYNC_G(deferred)[--ASYNC_G(deferred_count)]);
 		zval_ptr_dtor(&zv);
+	}
+}
+
+void async_defer_scope_release(tasync_scope_t *scope)
+{
+	if (tasync_scope_flags(scope) & TASYNC_SCOPE_GLOBAL) {
+		return; /* not refcounted, and gone with the runtime */
+	}
+	if (ASYNC_G(deferred_scope_count) == ASYNC_G(deferred_scope_size)) {
+		ASYNC_G(deferred_scope_size) = ASYNC_G(deferred_scope_size) ? ASYNC_G(deferred_scope_size) * 2 : 8;
+		ASYNC_G(deferred_scopes) = erealloc(ASYNC_G(deferred_scopes),
+			sizeof(tasync_scope_t *) * ASYNC_G(deferred_scope_size));
+	}
+	ASYNC_G(deferred_scopes)[ASYNC_G(deferred_scope_count)++] = scope;
+}
+
+/* ------------------------------------------- PHP code inside core calls */
+
+bool async_call_from_core(zval *callable, zval *retval, uint32_t argc, zval *argv, zend_object **thrown)
+{
+	ZVAL_UNDEF(retval);
+	*thrown = NULL;
+	tasync_runtime_t *rt = ASYNC_G(rt);
+	tasync_coroutine_t *cur = rt != NULL ? tasync_coroutine_current(rt) : NULL;
+	if (cur == NULL || tasync_coroutine_host_data(cur) == NULL || ASYNC_G(bailout_pending)) {
+		/* A native coroutine of another extension (no PHP VM stack of its
+		 * own), or the request is already failing: no PHP code here. */
+		return false;
+	}
+	zend_object *saved_exception = EG(exception);
+	const zend_op *saved_opline = EG(opline_before_exception);
+	if (saved_exception != NULL) {
+		/* Called while an exception unwinds (a destructor): keep it aside. */
+		EG(exception) = NULL;
+	}
+	bool ok = true;
+	zend_fcall_info fci;
+	fci.size = sizeof(fci);
+	ZVAL_COPY_VALUE(&fci.function_name, callable);
+	fci.object = NULL;
+	fci.retval = retval;
+	fci.params = argv;
+	fci.param_count = argc;
+	fci.named_params = NULL;
+	zend_try {
+		if (zend_call_function(&fci, NULL) != SUCCESS) {
+			ok = false;
+		}
+	} zend_catch {
+		/* A fatal error: the core is between its own frames here, so the
+		 * bailout waits until it has returned (async_rethrow_bailout). */
+		ASYNC_G(bailout_pending) = true;
+		ok = false;
+	} zend_end_try();
+	if (EG(exception) != NULL) {
+		*thrown = EG(exception);
+		GC_ADDREF(*thrown);
+		zend_clear_exception();
+	}
+	if (saved_exception != NULL) {
+		EG(opline_before_exception) = saved_opline;
+		EG(exception) = saved_exception;
+	}
+	return ok;
+}
+
+void async_rethrow_bailout(void)
+{
+	if (ASYNC_G(bailout_pending)) {
+		ASYNC_G(bailout_pending) = false;
+		zend_bailout();
 	}
 }
 
@@ -346,22 +436,30 @@ void async_abort_all(async_abort_mode mode)
 	if (rt == NULL) {
 		return;
 	}
-	uint32_t n = zend_hash_num_elements(&ASYNC_G(coroutines));
-	async_coroutine **list = n ? safe_emalloc(n, sizeof(*list), 0) : NULL;
+	/* The PHP coroutines that have not finished (the main one aside). */
+	size_t total = tasync_runtime_coroutines(rt, NULL, 0);
+	tasync_coroutine_t **cos = safe_emalloc(total ? total : 1, sizeof(*cos), 0);
+	total = tasync_runtime_coroutines(rt, cos, total);
+	async_coroutine **list = safe_emalloc(total ? total : 1, sizeof(*list), 0);
 	uint32_t i = 0;
-	async_coroutine *c;
-	ZEND_HASH_FOREACH_PTR(&ASYNC_G(coroutines), c) {
+	for (size_t k = 0; k < total; k++) {
+		void *hd = tasync_coroutine_host_data(cos[k]);
+		if (hd == NULL || hd == &ASYNC_G(main_vm)) {
+			continue;
+		}
+		async_coroutine *c = (async_coroutine *) ((char *) hd - XtOffsetOf(async_coroutine, vm));
 		if (!c->doomed) {
 			c->doomed = true;
 			GC_ADDREF(&c->std);
 			list[i++] = c;
 		}
-	} ZEND_HASH_FOREACH_END();
+	}
+	efree(cos);
 
 	/* One cancellation error for all: it only wakes them; each one then
 	 * unwinds with unwind_exit at its suspension point. */
 	zend_object *err = async_error_create(TASYNC_ERROR_CANCELLATION, -ECANCELED,
-		mode == ASYNC_ABORT_EXIT ? "The program is exiting" : "The program is shutting down");
+		"The program is shutting down");
 	for (uint32_t k = 0; k < i; k++) {
 		tasync_coroutine_cancel(list[k]->co, err);
 	}
@@ -380,7 +478,5 @@ void async_abort_all(async_abort_mode mode)
 		ZVAL_OBJ(&zv, &list[k]->std);
 		async_defer_release(&zv);
 	}
-	if (list) {
-		efree(list);
-	}
+	efree(list);
 }

@@ -6,8 +6,13 @@
  *   async.c        module entry, ini, runtime lifecycle, end of script
  *   host.c         the tasync_host_t table: values, errors, locations,
  *                  warnings, and the executor switch (as Fibers do it)
- *   coroutine.c    Async\Coroutine and the coroutine entry point
- *   functions.c    spawn, suspend, await, await_*, delay, timeout, ...
+ *   coroutine.c    Async\Coroutine, the coroutine entry point, onFinally
+ *   functions.c    spawn, suspend, await, await_*, delay, timeout, protect,
+ *                  gracefulShutdown, ...
+ *   scope.c        Async\Scope, Async\ScopeProvider, exception handlers
+ *   context.c      Async\Context and currentContext() & co.
+ *   group.c        Async\TaskGroup and its iterator
+ *   future.c       Async\Future (the awaitables of TaskGroup)
  *   timeout.c      Async\Timeout
  *   exceptions.c   the exception classes and the error factory
  *   fiber_guard.c  rule C13: Fibers and coroutines exclude each other
@@ -52,20 +57,6 @@ typedef struct async_vm_state {
 #endif
 } async_vm_state;
 
-/* What a coroutine waits for, as the PHP API asked (getAwaitingInfo). */
-typedef enum async_wait_kind {
-	ASYNC_WAIT_NONE = 0,
-	ASYNC_WAIT_SUSPEND,
-	ASYNC_WAIT_AWAIT,
-	ASYNC_WAIT_AWAIT_MANY,
-	ASYNC_WAIT_DELAY,
-} async_wait_kind;
-
-typedef struct async_wait_info {
-	async_wait_kind kind;
-	uint64_t target;                 /* coroutine id awaited, count, or delay in ms */
-} async_wait_info;
-
 /* ------------------------------------------------------ Async\Coroutine */
 
 typedef struct async_coroutine {
@@ -75,17 +66,85 @@ typedef struct async_coroutine {
 	zend_fcall_info_cache fcc;
 	zval named;                      /* named arguments (array) or UNDEF */
 	zend_execute_data *bottom;       /* the frame below the coroutine's first call */
-	uint32_t awaiters;               /* PHP-level awaits in progress on this one */
-	async_wait_info wait;            /* what it waits for (getAwaitingInfo) */
+	zend_object *context;            /* its Context object while one lives (weak) */
+	/* Scope::onFinally(): the scope handed to the callback as its argument
+	 * when it starts (one reference until then). */
+	tasync_scope_t *finally_scope;
 	bool is_main;
 	bool started;
-	bool doomed;                     /* unwinds at its next resume (exit, fatal error) */
+	bool doomed;                     /* unwinds at its next resume (fatal error) */
+	bool group_task;                 /* spawned by a TaskGroup */
+	bool has_context;                /* a Context object was made for it */
 	zend_object std;
 } async_coroutine;
 
 static inline async_coroutine *async_coroutine_from_obj(zend_object *obj)
 {
 	return (async_coroutine *) ((char *) obj - XtOffsetOf(async_coroutine, std));
+}
+
+/* --------------------------------------------------------- Async\Scope */
+
+struct async_handler;
+
+/*
+ * One object per core scope while it lives (the scope's host data points
+ * at it). The object that new Scope() or Scope::inherit() made owns the
+ * scope: destroying it disposes the scope (S8). Objects made later for the
+ * same scope (a parent, a child, a handler's argument) only stand for it.
+ */
+typedef struct async_scope {
+	tasync_scope_t *scope;           /* one reference */
+	struct async_handler *handlers[2]; /* set through this object (weak) */
+	bool owner;
+	bool is_global;
+	zend_object std;
+} async_scope;
+
+static inline async_scope *async_scope_from_obj(zend_object *obj)
+{
+	return (async_scope *) ((char *) obj - XtOffsetOf(async_scope, std));
+}
+
+/* -------------------------------------------------------- Async\Context */
+
+/* A scope's context (holding the scope) or a coroutine's (holding the
+ * Coroutine object, which holds the coroutine). */
+typedef struct async_context {
+	tasync_scope_t *scope;           /* one reference (none on the global scope) */
+	bool is_global;
+	zend_object *coroutine;          /* one reference */
+	zend_object std;
+} async_context;
+
+static inline async_context *async_context_from_obj(zend_object *obj)
+{
+	return (async_context *) ((char *) obj - XtOffsetOf(async_context, std));
+}
+
+/* ------------------------------------------------------ Async\TaskGroup */
+
+typedef struct async_group {
+	tasync_group_t *group;           /* one reference */
+	zend_object std;
+} async_group;
+
+static inline async_group *async_group_from_obj(zend_object *obj)
+{
+	return (async_group *) ((char *) obj - XtOffsetOf(async_group, std));
+}
+
+/* --------------------------------------------------------- Async\Future */
+
+typedef struct async_future {
+	tasync_awaitable_t *aw;          /* one reference */
+	zend_object *group;              /* the TaskGroup that made it (one reference) */
+	zend_object std;
+} async_future;
+
+static inline async_future *async_future_from_obj(zend_object *obj)
+{
+	return (async_future *) ((char *) obj - XtOffsetOf(async_future, std));
 }
 
 /* --------------------------------------------------------- Async\Timeout */
@@ -105,7 +164,6 @@ static inline async_timeout *async_timeout_from_obj(zend_object *obj)
 /* Why the request stops running coroutines (see async.c). */
 typedef enum async_abort_mode {
 	ASYNC_ABORT_NONE = 0,
-	ASYNC_ABORT_EXIT,      /* exit()/die() ran in a coroutine or the main flow */
 	ASYNC_ABORT_BAILOUT,   /* a fatal error (zend_bailout) */
 	ASYNC_ABORT_SHUTDOWN,  /* end of request: unwind what is left */
 } async_abort_mode;
@@ -120,9 +178,7 @@ ZEND_BEGIN_MODULE_GLOBALS(async)
 	tasync_runtime_t *rt;
 	tasync_coroutine_t *main_co;      /* borrowed from the runtime */
 	async_vm_state main_vm;          /* host data of the main coroutine */
-	async_wait_info main_wait;
 	zend_object *main_object;        /* Async\Coroutine of the main flow, lazily */
-	HashTable coroutines;            /* id => async_coroutine*, unfinished ones */
 	HashTable filenames;             /* zend_string* kept for locations */
 	zend_string *last_filename;
 
@@ -132,17 +188,18 @@ ZEND_BEGIN_MODULE_GLOBALS(async)
 	zend_string **warnings;          /* warnings the core reported, not shown yet */
 	uint32_t warning_count;
 	uint32_t warning_size;
-	zend_string *deadlock_message;
-	zend_string *deadlock_file;      /* where the first waiting coroutine stopped */
-	zend_long deadlock_line;
-	zend_object *uncaught;           /* first exception no one handled */
+
+	tasync_scope_t **deferred_scopes; /* scope releases postponed out of core callbacks */
+	uint32_t deferred_scope_count;
+	uint32_t deferred_scope_size;
+	HashTable scope_extras;          /* scope => what PHP objects other than its Scope
+	                                  * object hold of it (scope.c) */
+	bool bailout_pending;            /* a handler the core called bailed out */
 
 	async_abort_mode abort_mode;     /* what the main flow must do at its next resume */
 	bool in_drain;                   /* the main flow waits in tasync_runtime_run */
-	bool exit_called;                /* exit()/die() ran (ZEND_EXIT hook) */
 	bool fiber_used;                 /* rule C13 */
 	bool runtime_failed;             /* creation failed in this request */
-	bool reported;                   /* the end-of-script error was reported */
 ZEND_END_MODULE_GLOBALS(async)
 
 ZEND_EXTERN_MODULE_GLOBALS(async)
@@ -158,6 +215,11 @@ extern zend_class_entry *async_ce_awaitable;
 extern zend_class_entry *async_ce_future_like;
 extern zend_class_entry *async_ce_coroutine;
 extern zend_class_entry *async_ce_timeout;
+extern zend_class_entry *async_ce_scope;
+extern zend_class_entry *async_ce_scope_provider;
+extern zend_class_entry *async_ce_context;
+extern zend_class_entry *async_ce_task_group;
+extern zend_class_entry *async_ce_future;
 extern zend_class_entry *async_ce_async_exception;
 extern zend_class_entry *async_ce_cancellation_error;
 extern zend_class_entry *async_ce_await_cancelled;
@@ -166,6 +228,10 @@ extern zend_class_entry *async_ce_deadlock_error;
 void async_register_interfaces(void);
 void async_register_coroutine_class(void);
 void async_register_timeout_class(void);
+void async_register_scope_class(void);
+void async_register_context_class(void);
+void async_register_group_class(void);
+void async_register_future_class(void);
 void async_register_exceptions(void);
 void async_fiber_guard_startup(void);
 void async_exit_hook_startup(void);
@@ -186,6 +252,9 @@ void *async_value_box(zval *value);
 void async_value_unbox(void *box, zval *dst);
 /* The zval inside a box (borrowed). */
 zval *async_value_zval(void *box);
+/* How many holders share a box (the garbage collector may only be told
+ * about a value its reporter holds alone). */
+uint32_t async_value_refs(void *box);
 
 void async_save_vm(async_vm_state *s);
 void async_restore_vm(const async_vm_state *s);
@@ -215,12 +284,88 @@ void async_throw_error(int rc, void *err);
 /* Marks the request as aborting and wakes every coroutine so that it unwinds. */
 void async_abort_all(async_abort_mode mode);
 
+/*
+ * Runs the releases queued so far (not the warnings). Called by free_obj
+ * handlers right after they dropped a core reference: what the core let go
+ * of then must be released before the object's memory can be reused, above
+ * all while the garbage collector destroys a cycle (it frees every object
+ * of the cycle once all their free_obj handlers ran).
+ */
+void async_flush_releases(void);
+
+/* Drops a core scope reference at the next safe point. */
+void async_defer_scope_release(tasync_scope_t *scope);
+
+/*
+ * Calls a PHP callable from inside a core callback (an exception handler,
+ * an error handler): only on a PHP coroutine's own VM state; a fatal error
+ * is caught and re-raised by async_rethrow_bailout() once the core returned.
+ * Returns false when it could not run or bailed out. *thrown receives the
+ * exception it threw (a reference) or NULL; an exception that was already
+ * pending is left as it was.
+ */
+bool async_call_from_core(zval *callable, zval *retval, uint32_t argc, zval *argv, zend_object **thrown);
+/* After a core call that may have called PHP code: re-raises its bailout. */
+void async_rethrow_bailout(void);
+
 /* ------------------------------------------------------ coroutine.c */
 
+/* The Coroutine object standing for co (a new reference). */
 zend_object *async_coroutine_object_for(tasync_coroutine_t *co);
 void async_coroutine_entry(tasync_coroutine_t *self, void *arg);
 void async_coroutine_arg_release(void *arg);
 zend_object *async_main_coroutine_object(void);
+
+/*
+ * Spawns $fci(...$args) as a coroutine into scope (NULL: the current one),
+ * or as a task of group under key (NULL: the next integer key). Puts the
+ * Coroutine object into return_value; false with an exception thrown.
+ */
+bool async_spawn_call(zval *return_value, tasync_scope_t *scope, tasync_group_t *group, const tasync_group_key_t *key,
+	zend_fcall_info *fci, zend_fcall_info_cache *fcc, zval *args, uint32_t argc, HashTable *named);
+
+/*
+ * Spawn options for a completion callback (C11, S12): $callable($arg) in a
+ * coroutine of its own. arg is the Coroutine object (retained), or NULL
+ * with scope set: the Scope object, made when the callback starts.
+ */
+void async_finally_options(tasync_spawn_options_t *opts, zval *callable, zend_object *arg, tasync_scope_t *scope);
+
+/* ---------------------------------------------------------- scope.c */
+
+/* The Scope object standing for scope (a new reference). */
+zend_object *async_scope_object_for(tasync_scope_t *scope);
+/* The scope a ScopeProvider provides (borrowed), NULL for "the current
+ * one"; false with an exception thrown. */
+bool async_scope_of_provider(zend_object *provider, tasync_scope_t **out);
+/* Marks the core scope as held (or no longer) by a PHP object other than
+ * its Scope object (see scope.c's garbage collection notes). */
+void async_scope_hold(tasync_scope_t *scope);
+void async_scope_unhold(tasync_scope_t *scope);
+/* The Context object of the scope while one lives (weak); set and cleared
+ * by context.c. */
+zend_object **async_scope_context_slot(tasync_scope_t *scope);
+void async_scope_extras_init(void);
+void async_scope_extras_destroy(void);
+
+/* ---------------------------------------------------------- context.c */
+
+/* A Context object for the scope's context (a new reference). */
+zend_object *async_scope_context_object(tasync_scope_t *scope);
+/* A Context object for a coroutine's private context (a new reference). */
+zend_object *async_context_for_coroutine(zend_object *coroutine);
+/* Reports a context's values to the garbage collector. */
+void async_context_gc(tasync_context_t *ctx, zend_get_gc_buffer *buf);
+/* Context keys: an object key is the object's pointer tagged with 1, a
+ * host value the core retains and releases (host.c). */
+#define ASYNC_OBJECT_KEY(obj) ((void *) ((uintptr_t) (obj) | 1u))
+#define ASYNC_IS_OBJECT_KEY(v) (((uintptr_t) (v) & 1u) != 0)
+#define ASYNC_KEY_OBJECT(v) ((zend_object *) ((uintptr_t) (v) & ~(uintptr_t) 1u))
+
+/* ---------------------------------------------------------- future.c */
+
+/* A Future object for a core awaitable (takes the reference) made by group. */
+zend_object *async_future_create(tasync_awaitable_t *aw, zend_object *group);
 
 /* tasync awaitable behind an Awaitable object (borrowed), or NULL. */
 tasync_awaitable_t *async_awaitable_of(zend_object *obj);

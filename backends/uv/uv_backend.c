@@ -106,7 +106,12 @@ static uint64_t ms_from_ns_ceil(uint64_t ns) { return (ns + 999999u) / 1000000u;
 /* ------------------------------------------------------------------ loop */
 
 static void noop_async(uv_async_t *a) { (void)a; }
-static void noop_timer(uv_timer_t *t) { (void)t; }
+/* The wait of loop_run has a deadline: when it passes, the wait is over.
+ * uv_stop matters when the timer expires before libuv polls (the process
+ * was descheduled between uv_timer_start and uv_run): uv_run runs expired
+ * timers first and computes the poll timeout afterwards, from the timers
+ * left; without the stop flag, that timeout would be "forever". */
+static void wait_deadline(uv_timer_t *t) { uv_stop(t->loop); }
 
 static void set_err(const tasync_loop_options_t *opts, const char *what, int uverr) {
     if (opts != NULL && opts->errbuf != NULL && opts->errbuf_size > 0)
@@ -197,7 +202,7 @@ static int uv_loop_run_(tasync_loop_t *loop, int64_t timeout_ns) {
         /* Rounded up to libuv's millisecond: the timers are checked against
          * the nanosecond clock afterwards, so a wait never ends early. */
         uv_update_time(&loop->uv);
-        uv_timer_start(&loop->run_timer, noop_timer, ms_from_ns_ceil((uint64_t)wait), 0);
+        uv_timer_start(&loop->run_timer, wait_deadline, ms_from_ns_ceil((uint64_t)wait), 0);
         uv_run(&loop->uv, UV_RUN_ONCE);
         uv_timer_stop(&loop->run_timer);
     }

@@ -67,8 +67,8 @@ function currentCoroutine(): Coroutine {}
 function current_coroutine(): Coroutine {}
 
 /**
- * Every spawned coroutine that has not completed yet, in spawn order
- * (the main coroutine is not listed).
+ * Every coroutine that has not completed yet: the main coroutine first,
+ * then in spawn order (zombies included).
  *
  * @return array<int, Coroutine>
  */
@@ -80,6 +80,46 @@ function getCoroutines(): array {}
  * @return array<int, Coroutine>
  */
 function get_coroutines(): array {}
+
+/**
+ * Runs $closure with cancellation held back (rule C20): a cancellation of
+ * the calling coroutine requested meanwhile is delivered as soon as the
+ * closure returns, as a CancellationError thrown by protect(). If the
+ * closure itself throws, its exception wins and the cancellation stays
+ * pending for the next suspension point.
+ */
+function protect(\Closure $closure): mixed {}
+
+/**
+ * Starts graceful shutdown (rule C15): every coroutine is cancelled with
+ * $cancellationError (a new CancellationError when null); new coroutines
+ * may still be spawned. Calling it again while it runs does nothing.
+ */
+function gracefulShutdown(?CancellationError $cancellationError = null): void {}
+
+/** Alias of Async\gracefulShutdown() (DESIGN 5.5). */
+function graceful_shutdown(?CancellationError $cancellationError = null): void {}
+
+/** The context of the current scope (rule X2). */
+function currentContext(): Context {}
+
+/** Alias of Async\currentContext() (DESIGN 5.5). */
+function current_context(): Context {}
+
+/**
+ * The running coroutine's private context, freed with it (rule X2); in
+ * the main flow, the main coroutine's.
+ */
+function coroutineContext(): Context {}
+
+/** Alias of Async\coroutineContext() (DESIGN 5.5). */
+function coroutine_context(): Context {}
+
+/** The context of the global scope, the root of every context (rule X2). */
+function rootContext(): Context {}
+
+/** Alias of Async\rootContext() (DESIGN 5.5). */
+function root_context(): Context {}
 
 /** Something that can be waited for. Implemented by internal classes only. */
 interface Awaitable {}
@@ -96,4 +136,13 @@ interface FutureLike extends Awaitable
     public function isCompleted(): bool;
 
     public function isCancelled(): bool;
+}
+
+/**
+ * Something that provides a scope to spawn into or to inherit from
+ * (Async\Scope itself, Async\TaskGroup). null means "the current scope".
+ */
+interface ScopeProvider
+{
+    public function provideScope(): ?Scope;
 }

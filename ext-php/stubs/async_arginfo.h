@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: c8174858cab651bea8b49136fb5811b5a9b9409e */
+ * Stub hash: 88cef550e27527553f3c44ec66383455e4aebaf0 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_Async_spawn, 0, 1, Async\\Coroutine, 0)
 	ZEND_ARG_TYPE_INFO(0, task, IS_CALLABLE, 0)
@@ -48,6 +48,29 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_Async_get_coroutines arginfo_Async_getCoroutines
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_Async_protect, 0, 1, IS_MIXED, 0)
+	ZEND_ARG_OBJ_INFO(0, closure, Closure, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_Async_gracefulShutdown, 0, 0, IS_VOID, 0)
+	ZEND_ARG_OBJ_INFO_WITH_DEFAULT_VALUE(0, cancellationError, Async\\CancellationError, 1, "null")
+ZEND_END_ARG_INFO()
+
+#define arginfo_Async_graceful_shutdown arginfo_Async_gracefulShutdown
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_Async_currentContext, 0, 0, Async\\Context, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_Async_current_context arginfo_Async_currentContext
+
+#define arginfo_Async_coroutineContext arginfo_Async_currentContext
+
+#define arginfo_Async_coroutine_context arginfo_Async_currentContext
+
+#define arginfo_Async_rootContext arginfo_Async_currentContext
+
+#define arginfo_Async_root_context arginfo_Async_currentContext
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Async_FutureLike_cancel, 0, 0, IS_VOID, 0)
 	ZEND_ARG_OBJ_INFO_WITH_DEFAULT_VALUE(0, cancellation, Async\\CancellationError, 1, "null")
 ZEND_END_ARG_INFO()
@@ -56,6 +79,9 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Async_FutureLike_isComplet
 ZEND_END_ARG_INFO()
 
 #define arginfo_class_Async_FutureLike_isCancelled arginfo_class_Async_FutureLike_isCompleted
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Async_ScopeProvider_provideScope, 0, 0, Async\\Scope, 1)
+ZEND_END_ARG_INFO()
 
 
 ZEND_FUNCTION(Async_spawn);
@@ -72,6 +98,15 @@ ZEND_FUNCTION(Async_currentCoroutine);
 ZEND_FUNCTION(Async_current_coroutine);
 ZEND_FUNCTION(Async_getCoroutines);
 ZEND_FUNCTION(Async_get_coroutines);
+ZEND_FUNCTION(Async_protect);
+ZEND_FUNCTION(Async_gracefulShutdown);
+ZEND_FUNCTION(Async_graceful_shutdown);
+ZEND_FUNCTION(Async_currentContext);
+ZEND_FUNCTION(Async_current_context);
+ZEND_FUNCTION(Async_coroutineContext);
+ZEND_FUNCTION(Async_coroutine_context);
+ZEND_FUNCTION(Async_rootContext);
+ZEND_FUNCTION(Async_root_context);
 
 
 static const zend_function_entry ext_functions[] = {
@@ -89,6 +124,15 @@ static const zend_function_entry ext_functions[] = {
 	ZEND_NS_FALIAS("Async", current_coroutine, Async_current_coroutine, arginfo_Async_current_coroutine)
 	ZEND_NS_FALIAS("Async", getCoroutines, Async_getCoroutines, arginfo_Async_getCoroutines)
 	ZEND_NS_FALIAS("Async", get_coroutines, Async_get_coroutines, arginfo_Async_get_coroutines)
+	ZEND_NS_FALIAS("Async", protect, Async_protect, arginfo_Async_protect)
+	ZEND_NS_FALIAS("Async", gracefulShutdown, Async_gracefulShutdown, arginfo_Async_gracefulShutdown)
+	ZEND_NS_FALIAS("Async", graceful_shutdown, Async_graceful_shutdown, arginfo_Async_graceful_shutdown)
+	ZEND_NS_FALIAS("Async", currentContext, Async_currentContext, arginfo_Async_currentContext)
+	ZEND_NS_FALIAS("Async", current_context, Async_current_context, arginfo_Async_current_context)
+	ZEND_NS_FALIAS("Async", coroutineContext, Async_coroutineContext, arginfo_Async_coroutineContext)
+	ZEND_NS_FALIAS("Async", coroutine_context, Async_coroutine_context, arginfo_Async_coroutine_context)
+	ZEND_NS_FALIAS("Async", rootContext, Async_rootContext, arginfo_Async_rootContext)
+	ZEND_NS_FALIAS("Async", root_context, Async_root_context, arginfo_Async_root_context)
 	ZEND_FE_END
 };
 
@@ -102,6 +146,12 @@ static const zend_function_entry class_Async_FutureLike_methods[] = {
 	ZEND_ABSTRACT_ME_WITH_FLAGS(Async_FutureLike, cancel, arginfo_class_Async_FutureLike_cancel, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
 	ZEND_ABSTRACT_ME_WITH_FLAGS(Async_FutureLike, isCompleted, arginfo_class_Async_FutureLike_isCompleted, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
 	ZEND_ABSTRACT_ME_WITH_FLAGS(Async_FutureLike, isCancelled, arginfo_class_Async_FutureLike_isCancelled, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
+	ZEND_FE_END
+};
+
+
+static const zend_function_entry class_Async_ScopeProvider_methods[] = {
+	ZEND_ABSTRACT_ME_WITH_FLAGS(Async_ScopeProvider, provideScope, arginfo_class_Async_ScopeProvider_provideScope, ZEND_ACC_PUBLIC|ZEND_ACC_ABSTRACT)
 	ZEND_FE_END
 };
 
@@ -123,6 +173,16 @@ static zend_class_entry *register_class_Async_FutureLike(zend_class_entry *class
 	class_entry = zend_register_internal_interface(&ce);
 	zend_class_implements(class_entry, 1, class_entry_Async_Awaitable);
 	zend_register_class_alias("Async\\Completable", class_entry);
+
+	return class_entry;
+}
+
+static zend_class_entry *register_class_Async_ScopeProvider(void)
+{
+	zend_class_entry ce, *class_entry;
+
+	INIT_NS_CLASS_ENTRY(ce, "Async", "ScopeProvider", class_Async_ScopeProvider_methods);
+	class_entry = zend_register_internal_interface(&ce);
 
 	return class_entry;
 }

@@ -53,6 +53,18 @@ final class Coroutine implements FutureLike
     /** What a suspended coroutine waits for; [] when it waits for nothing. */
     public function getAwaitingInfo(): array {}
 
+    /**
+     * Runs $callback($coroutine) in a coroutine of its own once this one has
+     * completed; at once (queued) if it already has (rule C11).
+     */
+    public function onFinally(callable $callback): void {}
+
+    /** Alias of onFinally() (DESIGN 5.5). */
+    public function finally(callable $callback): void {}
+
+    /** The scope it runs in; null once it has completed. */
+    public function getScope(): ?Scope {}
+
     /** The PHP stack of a suspended (or the running) coroutine; [] otherwise. */
     public function getTrace(int $options = DEBUG_BACKTRACE_PROVIDE_OBJECT, int $limit = 0): array {}
 }

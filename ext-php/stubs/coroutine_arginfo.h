@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: e213670a343f0bb75f6cda8c7c61a022cd2149ca */
+ * Stub hash: 39245c50ac5ec381d11aa6ac832f1df38f4bcbe6 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Async_Coroutine___construct, 0, 0, 0)
 ZEND_END_ARG_INFO()
@@ -44,6 +44,15 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_Async_Coroutine_getAwaitingInfo arginfo_class_Async_Coroutine_getSpawnFileAndLine
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Async_Coroutine_onFinally, 0, 1, IS_VOID, 0)
+	ZEND_ARG_TYPE_INFO(0, callback, IS_CALLABLE, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Async_Coroutine_finally arginfo_class_Async_Coroutine_onFinally
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Async_Coroutine_getScope, 0, 0, Async\\Scope, 1)
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Async_Coroutine_getTrace, 0, 0, IS_ARRAY, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, options, IS_LONG, 0, "DEBUG_BACKTRACE_PROVIDE_OBJECT")
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, limit, IS_LONG, 0, "0")
@@ -67,6 +76,9 @@ ZEND_METHOD(Async_Coroutine, getSpawnLocation);
 ZEND_METHOD(Async_Coroutine, getSuspendFileAndLine);
 ZEND_METHOD(Async_Coroutine, getSuspendLocation);
 ZEND_METHOD(Async_Coroutine, getAwaitingInfo);
+ZEND_METHOD(Async_Coroutine, onFinally);
+ZEND_METHOD(Async_Coroutine, finally);
+ZEND_METHOD(Async_Coroutine, getScope);
 ZEND_METHOD(Async_Coroutine, getTrace);
 
 
@@ -88,6 +100,9 @@ static const zend_function_entry class_Async_Coroutine_methods[] = {
 	ZEND_ME(Async_Coroutine, getSuspendFileAndLine, arginfo_class_Async_Coroutine_getSuspendFileAndLine, ZEND_ACC_PUBLIC)
 	ZEND_ME(Async_Coroutine, getSuspendLocation, arginfo_class_Async_Coroutine_getSuspendLocation, ZEND_ACC_PUBLIC)
 	ZEND_ME(Async_Coroutine, getAwaitingInfo, arginfo_class_Async_Coroutine_getAwaitingInfo, ZEND_ACC_PUBLIC)
+	ZEND_ME(Async_Coroutine, onFinally, arginfo_class_Async_Coroutine_onFinally, ZEND_ACC_PUBLIC)
+	ZEND_ME(Async_Coroutine, finally, arginfo_class_Async_Coroutine_finally, ZEND_ACC_PUBLIC)
+	ZEND_ME(Async_Coroutine, getScope, arginfo_class_Async_Coroutine_getScope, ZEND_ACC_PUBLIC)
 	ZEND_ME(Async_Coroutine, getTrace, arginfo_class_Async_Coroutine_getTrace, ZEND_ACC_PUBLIC)
 	ZEND_FE_END
 };

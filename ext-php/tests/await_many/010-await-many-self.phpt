@@ -11,5 +11,5 @@ $c = Async\spawn(function () {
 });
 Async\await($c);
 ?>
---EXPECT--
-A coroutine cannot await itself
+--EXPECTF--
+A coroutine cannot await itself. Coroutine spawned at %s:2

@@ -1,21 +1,27 @@
 --TEST--
-An exception no one awaits is reported as uncaught, with its file and line, after the others finished
+Rule S10/C15: an exception no one handles reaches the global scope: graceful shutdown, then it is reported as uncaught with its file and line
 --FILE--
 <?php
 register_shutdown_function(function () { echo "shutdown function\n"; });
 Async\spawn(function () {
+    try {
+        Async\delay(10000);
+    } catch (Async\CancellationError $e) {
+        echo "other coroutine cancelled: ", $e->getMessage(), "\n";
+    }
+});
+Async\spawn(function () {
     throw new RuntimeException("nobody waits");
 });
-Async\spawn(function () { Async\delay(10); echo "other coroutine finishes\n"; });
 echo "main ends\n";
 ?>
 --EXPECTF--
 main ends
-other coroutine finishes
+other coroutine cancelled: Graceful shutdown: unhandled RuntimeException: nobody waits
 
-Fatal error: Uncaught RuntimeException: nobody waits in %s:4
+Fatal error: Uncaught RuntimeException: nobody waits in %s:11
 Stack trace:
 #0 [internal function]: {closure}()
 #1 {main}
-  thrown in %s on line 4
+  thrown in %s on line 11
 shutdown function

@@ -1,0 +1,47 @@
+<?php
+
+/**
+ * Async\Context: key/value slots tied to a scope or a coroutine
+ * (DESIGN.md 5.3, rules X1 and X2).
+ *
+ * @generate-class-entries
+ */
+
+namespace Async;
+
+/**
+ * Keys are strings, or objects compared by identity (only holders of the
+ * object can reach its slot). find() and findLocal() dereference a stored
+ * WeakReference; get() and getLocal() return what was stored. A missing
+ * key reads as null.
+ *
+ * @strict-properties
+ * @not-serializable
+ */
+final class Context
+{
+    private function __construct() {}
+
+    /** Looks in this context, then its parents. */
+    public function find(string|object $key): mixed {}
+
+    /** Looks in this context, then its parents. */
+    public function get(string|object $key): mixed {}
+
+    /** Looks in this context, then its parents. */
+    public function has(string|object $key): bool {}
+
+    public function findLocal(string|object $key): mixed {}
+
+    public function getLocal(string|object $key): mixed {}
+
+    public function hasLocal(string|object $key): bool {}
+
+    /**
+     * Stores $value under $key in this context; a key already set here
+     * throws AsyncException unless $replace is true.
+     */
+    public function set(string|object $key, mixed $value, bool $replace = false): static {}
+
+    public function unset(string|object $key): static {}
+}
