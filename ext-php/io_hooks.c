@@ -436,11 +436,13 @@ void async_io_startup(void)
 	orig_usleep = async_io_hook("usleep", async_io_usleep);
 	orig_time_nanosleep = async_io_hook("time_nanosleep", async_io_time_nanosleep);
 	orig_time_sleep_until = async_io_hook("time_sleep_until", async_io_time_sleep_until);
+	async_io_streams_startup();
 	async_io_dns_startup();
 }
 
 void async_io_shutdown(void)
 {
+	async_io_streams_shutdown();
 	io_unhook_all();
 }
 
