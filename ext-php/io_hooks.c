@@ -437,6 +437,7 @@ void async_io_startup(void)
 	orig_time_nanosleep = async_io_hook("time_nanosleep", async_io_time_nanosleep);
 	orig_time_sleep_until = async_io_hook("time_sleep_until", async_io_time_sleep_until);
 	async_io_streams_startup();
+	async_io_select_startup();
 	async_io_dns_startup();
 }
 
