@@ -2,6 +2,10 @@
 // to a baseline measured in the same process, and whether it meets its goal.
 // Benchmarks report "ops_per_iter" (a counter) so that ratios compare the
 // same unit of work regardless of how many ops one iteration does.
+// Ratios use wall time by default; Basis::Cpu uses the process's CPU time
+// instead, which another process's load on a shared machine disturbs far
+// less (for single-threaded benchmarks that never sleep the two agree on a
+// quiet machine).
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -13,6 +17,8 @@
 
 namespace tasync_bench {
 
+enum class Basis { Real, Cpu };
+
 struct Comparison {
     std::string name;      // benchmark measured
     std::string baseline;  // benchmark it is compared with
@@ -22,7 +28,8 @@ struct Comparison {
 
 class RatioReporter : public benchmark::ConsoleReporter {
 public:
-    explicit RatioReporter(std::vector<Comparison> cmp) : cmp_(std::move(cmp)) {}
+    explicit RatioReporter(std::vector<Comparison> cmp, Basis basis = Basis::Real)
+        : cmp_(std::move(cmp)), basis_(basis) {}
 
     void ReportRuns(const std::vector<Run> &runs) override {
         ConsoleReporter::ReportRuns(runs);
@@ -31,20 +38,24 @@ public:
             auto it = r.counters.find("ops_per_iter");
             if (it == r.counters.end() || r.iterations == 0) continue;
             std::string name = r.run_name.function_name;
-            ns_[name] = r.real_accumulated_time * 1e9 / static_cast<double>(r.iterations) / it->second.value;
+            // An aggregate (--benchmark_repetitions) is scaled so that this
+            // also gives its statistic of the time per iteration.
+            double t = basis_ == Basis::Cpu ? r.cpu_accumulated_time : r.real_accumulated_time;
+            ns_[name] = t * 1e9 / static_cast<double>(r.iterations) / it->second.value;
         }
     }
 
     void Finalize() override {
         ConsoleReporter::Finalize();
-        std::printf("\n%-34s %12s %-30s %12s %8s %8s  %s\n", "measured", "ns/op", "baseline (same run)", "ns/op",
+        const char *unit = basis_ == Basis::Cpu ? "cpu ns/op" : "ns/op";
+        std::printf("\n%-34s %12s %-30s %12s %8s %8s  %s\n", "measured", unit, "baseline (same run)", unit,
                     "ratio", "goal", "");
         for (const Comparison &c : cmp_) {
             auto a = ns_.find(c.name), b = ns_.find(c.baseline);
             if (a == ns_.end() || b == ns_.end()) continue;
             double ratio = c.lower_is_better ? a->second / b->second : b->second / a->second;
             bool ok = c.lower_is_better ? ratio <= c.goal : ratio >= c.goal;
-            std::printf("%-34s %12.2f %-30s %12.2f %7.2fx %s%6.2fx  %s\n", c.name.c_str(), a->second,
+            std::printf("%-34s %12.2f %-30s %12.2f %7.3fx %s%6.2fx  %s\n", c.name.c_str(), a->second,
                         c.baseline.c_str(), b->second, ratio, c.lower_is_better ? "<=" : ">=", c.goal,
                         ok ? "goal met" : "GOAL MISSED");
         }
@@ -54,11 +65,23 @@ public:
 private:
     std::vector<Comparison> cmp_;
     std::map<std::string, double> ns_;
+    Basis basis_;
 };
 
-inline int run_with_ratios(int argc, char **argv, std::vector<Comparison> cmp) {
+// defaults: flags placed before the command line's own (which win, being
+// parsed later), e.g. {"--benchmark_repetitions=5"}.
+inline int run_with_ratios(int argc, char **argv, std::vector<Comparison> cmp, Basis basis = Basis::Real,
+                           std::vector<std::string> defaults = {}) {
+    std::vector<char *> args;
+    args.push_back(argv[0]);
+    for (std::string &d : defaults) args.push_back(d.data());
+    for (int i = 1; i < argc; ++i) args.push_back(argv[i]);
+    int n = static_cast<int>(args.size());
+    args.push_back(nullptr);
+    argv = args.data();
+    argc = n;
     benchmark::Initialize(&argc, argv);
-    RatioReporter reporter(std::move(cmp));
+    RatioReporter reporter(std::move(cmp), basis);
     benchmark::RunSpecifiedBenchmarks(&reporter);
     benchmark::Shutdown();
     return 0;

@@ -728,7 +728,10 @@ static int ev_loop_run_(tasync_loop_t *loop, int64_t timeout_ns) {
     if (loop->dispatched > 0) wait = 0;
     if (wait != 0 && loop->heap_len > 0) {
         uint64_t now = now_ns(), top = loop->heap[0]->deadline_ns;
-        int64_t until = top > now ? (int64_t)(top - now) : 0;
+        /* A far deadline (a timeout near UINT64_MAX) must stay a long wait,
+         * not turn negative, which means "no limit". */
+        uint64_t left = top > now ? top - now : 0;
+        int64_t until = left > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)left;
         if (wait < 0 || until < wait) wait = until;
     }
     if (wait > 0) {

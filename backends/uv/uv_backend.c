@@ -5,13 +5,22 @@
  * Notes on libuv that shape this file:
  *  - uv_run has no timeout: a bounded wait arms a private timer and runs
  *    UV_RUN_ONCE.
- *  - libuv's timers count in whole milliseconds of a cached loop time; to
- *    honour G6 (never early against loop_now, which is ns) a timer's delay is
- *    rounded up and one millisecond is added, and repeating timers are
- *    re-armed here from their scheduled deadline.
+ *  - libuv's timers count whole milliseconds of a cached loop time, so two
+ *    timers whose nanosecond deadlines differ by less than a millisecond
+ *    can fire out of order, and a timer whose deadline has passed may not
+ *    be due yet for libuv. G6 wants exact order and "fires at the first
+ *    loop_run at or after the deadline", so tasync timers are not libuv
+ *    timers: they live in a binary heap here, ordered by (deadline, start
+ *    sequence) against loop_now, and the earliest deadline only bounds the
+ *    wait (rounded up to libuv's millisecond). Due timers fire after the
+ *    poll phase of each loop_run.
  *  - libuv aborts if epoll_ctl fails on an fd that was closed behind its back;
  *    io_start therefore checks the fd and re-registers it from scratch when
  *    the interest changes (G4).
+ *  - libuv reports POLLERR as UV_EBADF and stops the poll. When the fd is in
+ *    fact valid (a pipe whose reader left, a socket with a pending error)
+ *    that is turned into a level-triggered TASYNC_IO_ERROR report instead,
+ *    so that the caller tries its operation and sees the real error.
  *  - libuv reaps only children it spawned itself, so child watches use a
  *    pidfd polled by libuv (SIGCHLD plus waitpid where pidfd is missing).
  */
@@ -33,13 +42,25 @@
 
 enum handle_kind { K_TIMER = 1, K_IO, K_SIGNAL, K_CHILD };
 
+struct tasync_handle;
+
 struct tasync_loop {
     uv_loop_t uv;
     uv_async_t wakeup;
     uv_timer_t run_timer;
     int dispatched;
     int destroying;
+    int in_run;
     int pending_work;
+    /* Timer heap ordered by (deadline, seq); every timer handle, started or
+     * not, is also on the timers list so that loop_destroy frees it. */
+    struct tasync_handle **heap;
+    size_t heap_len, heap_cap;
+    uint64_t timer_seq;
+    struct tasync_handle *timers;
+    /* Timers closed during loop_run, freed when it ends (the due list of
+     * run_timers may still point at them). */
+    struct tasync_handle *zombies;
 };
 
 struct tasync_handle {
@@ -56,6 +77,11 @@ struct tasync_handle {
     /* timers */
     uint64_t deadline_ns;
     uint64_t repeat_ns;
+    uint64_t seq;
+    size_t heap_index;
+    int due;
+    struct tasync_handle *timer_prev, *timer_next; /* loop->timers */
+    struct tasync_handle *next;                    /* due list or zombies */
     /* io */
     int fd;
     unsigned events;
@@ -64,11 +90,16 @@ struct tasync_handle {
     int pidfd;
     int reaped;
     union {
-        uv_timer_t timer;
         uv_poll_t poll;
         uv_signal_t signal;
     } u;
 };
+
+#define NOT_IN_HEAP ((size_t)-1)
+
+static void run_timers(struct tasync_loop *l);
+static void timer_free(struct tasync_handle *h);
+static void free_zombies(struct tasync_loop *l);
 
 static uint64_t ms_from_ns_ceil(uint64_t ns) { return (ns + 999999u) / 1000000u; }
 
@@ -132,21 +163,47 @@ static void uv_loop_destroy_(tasync_loop_t *loop) {
     /* Close callbacks run here; work still queued on libuv's pool must
      * finish before the loop can close (its done callbacks are swallowed). */
     while (uv_loop_close(&loop->uv) == UV_EBUSY) uv_run(&loop->uv, UV_RUN_ONCE);
+    free_zombies(loop);
+    while (loop->timers != NULL) timer_free(loop->timers);
+    free(loop->heap);
     free(loop);
 }
 
+static void free_zombies(struct tasync_loop *l) {
+    while (l->zombies != NULL) {
+        struct tasync_handle *h = l->zombies;
+        l->zombies = h->next;
+        timer_free(h);
+    }
+}
+
+/* One iteration: poll (bounded by the caller's timeout and the earliest
+ * timer deadline), dispatch what libuv reports, then fire the due timers. */
 static int uv_loop_run_(tasync_loop_t *loop, int64_t timeout_ns) {
+    int64_t wait = timeout_ns;
     loop->dispatched = 0;
-    if (timeout_ns == 0) {
+    loop->in_run++;
+    if (wait != 0 && loop->heap_len > 0) {
+        uint64_t now = uv_hrtime(), top = loop->heap[0]->deadline_ns;
+        int64_t until = top > now ? (int64_t)(top - now) : 0;
+        if (until < 0) until = INT64_MAX;
+        if (wait < 0 || until < wait) wait = until;
+    }
+    if (wait == 0) {
         uv_run(&loop->uv, UV_RUN_NOWAIT);
-    } else if (timeout_ns < 0) {
+    } else if (wait < 0) {
         uv_run(&loop->uv, UV_RUN_ONCE);
     } else {
+        /* Rounded up to libuv's millisecond: the timers are checked against
+         * the nanosecond clock afterwards, so a wait never ends early. */
         uv_update_time(&loop->uv);
-        uv_timer_start(&loop->run_timer, noop_timer, ms_from_ns_ceil((uint64_t)timeout_ns), 0);
+        uv_timer_start(&loop->run_timer, noop_timer, ms_from_ns_ceil((uint64_t)wait), 0);
         uv_run(&loop->uv, UV_RUN_ONCE);
         uv_timer_stop(&loop->run_timer);
     }
+    run_timers(loop);
+    loop->in_run--;
+    if (loop->in_run == 0) free_zombies(loop);
     return loop->dispatched;
 }
 
@@ -170,65 +227,164 @@ static struct tasync_handle *new_handle(struct tasync_loop *l, int kind, void *d
 
 /* ---------------------------------------------------------------- timers */
 
-static void arm_timer(struct tasync_handle *h);
-
-static void on_timer(uv_timer_t *t) {
-    struct tasync_handle *h = t->data;
-    uint64_t now;
-    if (h->closed) return;
-    now = uv_hrtime();
-    if (now < h->deadline_ns) {
-        /* libuv's millisecond clock fired a hair early for our ns deadline. */
-        arm_timer(h);
-        return;
-    }
-    if (h->repeat_ns != 0) {
-        h->deadline_ns += h->repeat_ns;
-        if (h->deadline_ns <= now) h->deadline_ns = now + h->repeat_ns;
-        arm_timer(h);
-    }
-    h->loop->dispatched++;
-    h->cb.timer(h, h->data);
+static int timer_before(const struct tasync_handle *a, const struct tasync_handle *b) {
+    return a->deadline_ns < b->deadline_ns || (a->deadline_ns == b->deadline_ns && a->seq < b->seq);
 }
 
-static void arm_timer(struct tasync_handle *h) {
-    uint64_t now = uv_hrtime();
-    uint64_t delay = h->deadline_ns > now ? h->deadline_ns - now : 0;
-    uv_update_time(&h->loop->uv);
-    uv_timer_start(&h->u.timer, on_timer, ms_from_ns_ceil(delay) + 1, 0);
+static void heap_set(struct tasync_loop *l, size_t i, struct tasync_handle *h) {
+    l->heap[i] = h;
+    h->heap_index = i;
+}
+
+static void heap_sift_up(struct tasync_loop *l, size_t i) {
+    struct tasync_handle *h = l->heap[i];
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!timer_before(h, l->heap[parent])) break;
+        heap_set(l, i, l->heap[parent]);
+        i = parent;
+    }
+    heap_set(l, i, h);
+}
+
+static void heap_sift_down(struct tasync_loop *l, size_t i) {
+    struct tasync_handle *h = l->heap[i];
+    for (;;) {
+        size_t child = 2 * i + 1;
+        if (child >= l->heap_len) break;
+        if (child + 1 < l->heap_len && timer_before(l->heap[child + 1], l->heap[child])) child++;
+        if (!timer_before(l->heap[child], h)) break;
+        heap_set(l, i, l->heap[child]);
+        i = child;
+    }
+    heap_set(l, i, h);
+}
+
+static int heap_push(struct tasync_loop *l, struct tasync_handle *h) {
+    if (l->heap_len == l->heap_cap) {
+        size_t cap = l->heap_cap != 0 ? l->heap_cap * 2 : 16;
+        struct tasync_handle **grown = realloc(l->heap, cap * sizeof(*grown));
+        if (grown == NULL) return -ENOMEM;
+        l->heap = grown;
+        l->heap_cap = cap;
+    }
+    l->heap[l->heap_len] = h;
+    h->heap_index = l->heap_len++;
+    heap_sift_up(l, h->heap_index);
+    return 0;
+}
+
+static void heap_remove(struct tasync_loop *l, struct tasync_handle *h) {
+    size_t i = h->heap_index;
+    struct tasync_handle *last;
+    if (i == NOT_IN_HEAP) return;
+    h->heap_index = NOT_IN_HEAP;
+    last = l->heap[--l->heap_len];
+    if (i == l->heap_len) return;
+    heap_set(l, i, last);
+    if (i > 0 && timer_before(last, l->heap[(i - 1) / 2])) heap_sift_up(l, i);
+    else heap_sift_down(l, i);
+}
+
+/* Fires the timers due now (G6): collected first, in deadline order with
+ * ties in start order, then called. A timer started or re-armed by a
+ * callback goes back to the heap and waits for the next loop_run, so a run
+ * always ends (G7). */
+static void run_timers(struct tasync_loop *l) {
+    struct tasync_handle *due = NULL, **tail = &due;
+    uint64_t now;
+    if (l->heap_len == 0) return;
+    now = uv_hrtime();
+    while (l->heap_len > 0 && l->heap[0]->deadline_ns <= now) {
+        struct tasync_handle *h = l->heap[0];
+        heap_remove(l, h);
+        h->due = 1;
+        h->next = NULL;
+        *tail = h;
+        tail = &h->next;
+    }
+    while (due != NULL) {
+        struct tasync_handle *h = due;
+        due = h->next;
+        if (!h->due) continue; /* stopped, restarted or closed by an earlier callback */
+        h->due = 0;
+        if (h->repeat_ns != 0) {
+            /* From the scheduled time, not from now; periods the loop
+             * missed are skipped rather than fired in a burst. */
+            h->deadline_ns += h->repeat_ns;
+            if (h->deadline_ns <= now) h->deadline_ns += ((now - h->deadline_ns) / h->repeat_ns + 1) * h->repeat_ns;
+            h->seq = l->timer_seq++;
+            if (heap_push(l, h) != 0) h->repeat_ns = 0;
+        }
+        l->dispatched++;
+        h->cb.timer(h, h->data);
+    }
+}
+
+static void timer_free(struct tasync_handle *h) {
+    struct tasync_loop *l = h->loop;
+    if (h->timer_prev != NULL) h->timer_prev->timer_next = h->timer_next;
+    else l->timers = h->timer_next;
+    if (h->timer_next != NULL) h->timer_next->timer_prev = h->timer_prev;
+    free(h);
+}
+
+static void timer_close(struct tasync_handle *h) {
+    struct tasync_loop *l = h->loop;
+    heap_remove(l, h);
+    h->due = 0;
+    if (l->in_run > 0) {
+        h->next = l->zombies;
+        l->zombies = h;
+    } else {
+        timer_free(h);
+    }
 }
 
 static int uv_timer_open_(tasync_loop_t *loop, tasync_timer_cb cb, void *data, tasync_handle_t **out) {
     struct tasync_handle *h;
-    int rc;
-    if (cb == NULL || out == NULL) return -EINVAL;
+    if (loop == NULL || cb == NULL || out == NULL) return -EINVAL;
     h = new_handle(loop, K_TIMER, data);
     if (h == NULL) return -ENOMEM;
     h->cb.timer = cb;
-    rc = uv_timer_init(&loop->uv, &h->u.timer);
-    if (rc != 0) {
-        free(h);
-        return rc;
-    }
-    h->u.timer.data = h;
+    h->heap_index = NOT_IN_HEAP;
+    h->timer_next = loop->timers;
+    if (loop->timers != NULL) loop->timers->timer_prev = h;
+    loop->timers = h;
     *out = h;
     return 0;
 }
 
 static int uv_timer_start_(tasync_handle_t *h, uint64_t timeout_ns, uint64_t repeat_ns) {
+    struct tasync_loop *l;
+    uint64_t now;
     if (h == NULL || h->kind != K_TIMER || h->closed) return -EINVAL;
-    h->deadline_ns = uv_hrtime() + timeout_ns;
+    l = h->loop;
+    heap_remove(l, h);
+    h->due = 0;
+    now = uv_hrtime();
+    h->deadline_ns = timeout_ns > UINT64_MAX - now ? UINT64_MAX : now + timeout_ns;
     h->repeat_ns = repeat_ns;
-    arm_timer(h);
-    return 0;
+    h->seq = l->timer_seq++;
+    return heap_push(l, h);
 }
 
 static int uv_timer_stop_(tasync_handle_t *h) {
     if (h == NULL || h->kind != K_TIMER) return -EINVAL;
-    return uv_timer_stop(&h->u.timer);
+    heap_remove(h->loop, h);
+    h->due = 0;
+    return 0;
 }
 
 /* -------------------------------------------------------------------- io */
+
+static int uv_events_of(unsigned events) {
+    int uvev = UV_DISCONNECT;
+    if (events & TASYNC_IO_READABLE) uvev |= UV_READABLE;
+    if (events & TASYNC_IO_WRITABLE) uvev |= UV_WRITABLE;
+    if (events & TASYNC_IO_PRIORITY) uvev |= UV_PRIORITIZED;
+    return uvev;
+}
 
 static void on_poll(uv_poll_t *p, int status, int uvevents) {
     struct tasync_handle *h = p->data;
@@ -236,7 +392,17 @@ static void on_poll(uv_poll_t *p, int status, int uvevents) {
     if (h->closed) return;
     h->loop->dispatched++;
     if (status < 0) {
-        /* libuv has stopped the handle (POLLERR path). */
+        /* libuv has stopped the handle: it says UV_EBADF for any POLLERR. */
+        if (status == UV_EBADF && fcntl(h->fd, F_GETFD) >= 0) {
+            /* The fd is fine; an error condition is pending on it (a pipe
+             * whose reader left, a refused connection). Keep watching, so
+             * the report is level-triggered like any other (G5), and let
+             * the caller try what it waits for and meet the real error. */
+            if (uv_poll_start(p, uv_events_of(h->events), on_poll) == 0) {
+                h->cb.io(h, h->data, 0, TASYNC_IO_ERROR | (h->events & (TASYNC_IO_READABLE | TASYNC_IO_WRITABLE)));
+                return;
+            }
+        }
         h->events = 0;
         h->cb.io(h, h->data, status, 0);
         return;
@@ -276,10 +442,7 @@ static int uv_io_start_(tasync_handle_t *h, unsigned events) {
     if (events == h->events) return 0;
     /* libuv aborts when epoll_ctl meets a closed fd; refuse it here. */
     if (fcntl(h->fd, F_GETFD) < 0) return -errno;
-    if (events & TASYNC_IO_READABLE) uvev |= UV_READABLE;
-    if (events & TASYNC_IO_WRITABLE) uvev |= UV_WRITABLE;
-    if (events & TASYNC_IO_PRIORITY) uvev |= UV_PRIORITIZED;
-    uvev |= UV_DISCONNECT;
+    uvev = uv_events_of(events);
     /* Re-register from scratch: the fd number may belong to a new file. */
     if (h->events != 0) uv_poll_stop(&h->u.poll);
     rc = uv_poll_start(&h->u.poll, uvev, on_poll);
@@ -409,7 +572,7 @@ static void uv_handle_close_(tasync_handle_t *h) {
     if (h == NULL || h->closed) return;
     h->closed = 1;
     switch (h->kind) {
-        case K_TIMER: uvh = (uv_handle_t *)&h->u.timer; break;
+        case K_TIMER: timer_close(h); return;
         case K_IO: uvh = (uv_handle_t *)&h->u.poll; break;
         case K_SIGNAL: uvh = (uv_handle_t *)&h->u.signal; break;
         default: uvh = h->pidfd >= 0 ? (uv_handle_t *)&h->u.poll : (uv_handle_t *)&h->u.signal; break;
@@ -477,7 +640,7 @@ static tasync_backend_t g_table = {
     TASYNC_ABI_VERSION,
     UV_BACKEND_NAME,
     g_version,
-    TASYNC_CAP_OFFLOAD,
+    TASYNC_CAP_OFFLOAD | TASYNC_CAP_HANGUP | TASYNC_CAP_PRIORITY,
     0,
     uv_loop_create_,
     uv_loop_destroy_,

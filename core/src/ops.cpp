@@ -237,8 +237,12 @@ int emulate(tasync_runtime *rt, tasync_op_t *op, tasync_awaitable *cancellation,
         case TASYNC_OP_ACCEPT: {
             if (op->fd < 0) return op_failed(rt, op, -EBADF, out_error);
             // Try first unless the last attempt in this direction would have
-            // blocked: then wait for readiness first (saves a system call in
-            // request/response traffic).
+            // blocked, or the last transfer was short (a read that got less
+            // than it asked for emptied the socket; a write that put less
+            // filled it): then wait for readiness first. In request/response
+            // traffic that saves the system call that would only have said
+            // EAGAIN; a stream that stays ready keeps transferring full
+            // buffers and keeps trying first.
             if (static_cast<std::size_t>(op->fd) >= rt->fd_info.size()) rt->fd_info.resize(op->fd + 1);
             const unsigned ev = events_for(op->opcode);
             for (;;) {
@@ -246,7 +250,10 @@ int emulate(tasync_runtime *rt, tasync_op_t *op, tasync_awaitable *cancellation,
                                                              : rt->fd_info[op->fd].write_would_block;
                 if (!would_block) {
                     if (try_nonblocking(op)) {
-                        return op->result < 0 ? op_failed(rt, op, op->result, out_error) : op->result;
+                        if (op->result < 0) return op_failed(rt, op, op->result, out_error);
+                        if (op->opcode != TASYNC_OP_ACCEPT && static_cast<std::uint64_t>(op->result) < op->len)
+                            would_block = true;
+                        return op->result;
                     }
                     would_block = true;
                 }

@@ -26,7 +26,7 @@
 #error FAKE_KIND must be defined
 #endif
 
-static const tasync_backend_t *real_uv(void) {
+__attribute__((unused)) static const tasync_backend_t *real_uv(void) {
     char path[4096];
     const char *dir = getenv("TASYNC_BACKEND_DIR");
     void *dl;

@@ -1,5 +1,14 @@
 // Loading backends: every loader error gives its message and no crash;
 // tables of older and newer minor versions load.
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -156,4 +165,48 @@ TEST_F(NewerMinor, LoadsAndIgnoresTheTailItDoesNotKnow) {
     EXPECT_EQ(TASYNC_ABI_MINOR_OF(info.abi_version), TASYNC_ABI_VERSION_MINOR + 5u);
     EXPECT_EQ(tasync_delay(rt, 1 * kMs, nullptr, nullptr), 0);
     EXPECT_EQ(run(), 0);
+}
+
+// Issue 4: when the kernel refuses io_uring, loading the uring backend fails
+// with a message naming the reason, and the host can fall back to uv. The
+// refusal is simulated in a child process with a seccomp filter that makes
+// io_uring_setup fail with EPERM, as a container runtime's profile does.
+TEST(UringRefused, LoadingFailsNamingTheReasonAndFallsBackToUv) {
+    const char *dir = std::getenv("TASYNC_BACKEND_DIR");
+    std::string so = std::string(dir != nullptr ? dir : ".") + "/tasync-backend-uring.so";
+    if (access(so.c_str(), R_OK) != 0) GTEST_SKIP() << "the uring backend is not built";
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        struct sock_filter filter[] = {
+            BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+            BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
+            BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA)),
+            BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        };
+        struct sock_fprog prog = {static_cast<unsigned short>(sizeof(filter) / sizeof(filter[0])), filter};
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0) {
+            std::fprintf(stderr, "cannot install the seccomp filter\n");
+            _exit(2);
+        }
+        Attempt refused = try_load("uring");
+        if (refused.rc != TASYNC_EBACKEND_INIT ||
+            refused.err.find("io_uring_queue_init failed: Operation not permitted") == std::string::npos ||
+            refused.err.find("seccomp") == std::string::npos) {
+            std::fprintf(stderr, "without fallback: rc %d, \"%s\"\n", refused.rc, refused.err.c_str());
+            _exit(1);
+        }
+        Attempt fallback = try_load("uring", TASYNC_RUNTIME_FALLBACK_DEFAULT);
+        if (fallback.rc != 0 || fallback.warnings.size() != 1 ||
+            fallback.warnings[0].find("Operation not permitted") == std::string::npos ||
+            fallback.warnings[0].find("using the default backend 'uv' instead") == std::string::npos) {
+            std::fprintf(stderr, "with fallback: rc %d, %zu warnings\n", fallback.rc, fallback.warnings.size());
+            _exit(1);
+        }
+        _exit(0);
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "see the child's message above";
 }

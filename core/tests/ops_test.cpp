@@ -112,6 +112,107 @@ TEST_F(Ops, ShortWriteOnAFullPipe) {
     EXPECT_EQ(run(), 0);
 }
 
+// After a short read the next read may wait for readiness before trying
+// (emulated ops save the call that would say EAGAIN); data that is already
+// there when it starts must still be returned at once, and an end of file
+// must still be seen.
+TEST_F(Ops, ReadAfterAShortReadGetsDataAlreadyThere) {
+    int p[2];
+    ASSERT_EQ(pipe2(p, O_NONBLOCK | O_CLOEXEC), 0);
+    char buf[16] = {0};
+    ASSERT_EQ(write(p[1], "ab", 2), 2);
+    tasync_op_t r1 = make_op(TASYNC_OP_READ, p[0], buf, sizeof(buf));
+    EXPECT_EQ(op(r1), 2) << "a short read";
+    ASSERT_EQ(write(p[1], "cde", 3), 3);  // there before the next read starts
+    tasync_op_t r2 = make_op(TASYNC_OP_READ, p[0], buf, sizeof(buf));
+    EXPECT_EQ(op(r2), 3);
+    EXPECT_EQ(std::string(buf, 3), "cde");
+    ASSERT_EQ(write(p[1], "f", 1), 1);
+    close(p[1]);
+    tasync_op_t r3 = make_op(TASYNC_OP_READ, p[0], buf, sizeof(buf));
+    EXPECT_EQ(op(r3), 1);
+    tasync_op_t r4 = make_op(TASYNC_OP_READ, p[0], buf, sizeof(buf));
+    EXPECT_EQ(op(r4), 0) << "end of file after a short read";
+    tasync_op_t c = make_op(TASYNC_OP_CLOSE, p[0]);
+    EXPECT_EQ(op(c), 0);
+    EXPECT_EQ(run(), 0);
+}
+
+// Request/response over a socket pair with reads far larger than a message:
+// every read is short, and every byte arrives in order.
+TEST_F(Ops, RequestResponseWithShortReads) {
+    int sv[2];
+    ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sv), 0);
+    constexpr int kRounds = 200;
+    go([&](tasync_coroutine_t *) {  // echo server
+        char buf[4096];
+        for (;;) {
+            tasync_op_t r = make_op(TASYNC_OP_RECV, sv[1], buf, sizeof(buf));
+            int n = op(r);
+            if (n <= 0) break;
+            tasync_op_t w = make_op(TASYNC_OP_SEND, sv[1], buf, static_cast<uint64_t>(n));
+            EXPECT_EQ(op(w), n);
+        }
+        tasync_op_t c = make_op(TASYNC_OP_CLOSE, sv[1]);
+        EXPECT_EQ(op(c), 0);
+    });
+    for (int i = 0; i < kRounds; ++i) {
+        char msg[64], back[4096];
+        std::memset(msg, 'a' + i % 26, sizeof(msg));
+        tasync_op_t w = make_op(TASYNC_OP_SEND, sv[0], msg, sizeof(msg));
+        ASSERT_EQ(op(w), 64);
+        int got = 0;
+        while (got < 64) {
+            tasync_op_t r = make_op(TASYNC_OP_RECV, sv[0], back + got, sizeof(back) - static_cast<size_t>(got));
+            int n = op(r);
+            ASSERT_GT(n, 0);
+            got += n;
+        }
+        ASSERT_EQ(got, 64);
+        ASSERT_EQ(std::memcmp(back, msg, 64), 0) << "round " << i;
+    }
+    tasync_op_t c = make_op(TASYNC_OP_CLOSE, sv[0]);
+    EXPECT_EQ(op(c), 0);
+    EXPECT_EQ(run(), 0);
+}
+
+// After a short write (the pipe is full) the next write waits until the
+// pipe has room, then completes.
+TEST_F(Ops, WriteAfterAShortWriteWaitsForRoom) {
+    int p[2];
+    ASSERT_EQ(pipe2(p, O_NONBLOCK | O_CLOEXEC), 0);
+    const std::size_t big = 1 << 20;
+    std::string data(big, 'x');
+    tasync_op_t w1 = make_op(TASYNC_OP_WRITE, p[1], data.data(), big);
+    int n = op(w1);
+    ASSERT_GT(n, 0);
+    ASSERT_LT(static_cast<std::size_t>(n), big);
+    bool drained = false;
+    go([&](tasync_coroutine_t *) {
+        tasync_delay(rt, 2 * kMs, nullptr, nullptr);
+        std::string sink(big, '\0');
+        std::size_t total = 0;
+        while (total < static_cast<std::size_t>(n)) {
+            ssize_t r = read(p[0], sink.data(), big);
+            ASSERT_GT(r, 0);
+            total += static_cast<std::size_t>(r);
+        }
+        drained = true;
+    });
+    char y = 'y';
+    tasync_op_t w2 = make_op(TASYNC_OP_WRITE, p[1], &y, 1);
+    EXPECT_EQ(op(w2), 1);
+    EXPECT_TRUE(drained) << "the write completed only once the pipe had room";
+    char back = 0;
+    tasync_op_t r = make_op(TASYNC_OP_READ, p[0], &back, 1);
+    EXPECT_EQ(op(r), 1);
+    EXPECT_EQ(back, 'y');
+    tasync_op_t c1 = make_op(TASYNC_OP_CLOSE, p[0]), c2 = make_op(TASYNC_OP_CLOSE, p[1]);
+    EXPECT_EQ(op(c1), 0);
+    EXPECT_EQ(op(c2), 0);
+    EXPECT_EQ(run(), 0);
+}
+
 TEST_F(Ops, BadFdIsEbadf) {
     char buf[4];
     tasync_op_t r = make_op(TASYNC_OP_READ, 1000000, buf, sizeof(buf));

@@ -420,9 +420,18 @@ static void pfd_remove(struct tasync_loop *l, struct tasync_handle *h) {
     }
 }
 
+/* Linux reports a peer's shutdown(SHUT_WR) as POLLRDHUP, which glibc's
+ * poll.h declares only under _GNU_SOURCE; the value is part of the Linux
+ * ABI. Elsewhere there is no such report: 0 asks for nothing. */
+#if defined(__linux__) && !defined(POLLRDHUP)
+#define POLLRDHUP 0x2000
+#elif !defined(POLLRDHUP)
+#define POLLRDHUP 0
+#endif
+
 static short poll_events_of(unsigned events) {
     short e = 0;
-    if (events & TASYNC_IO_READABLE) e |= POLLIN;
+    if (events & TASYNC_IO_READABLE) e |= POLLIN | POLLRDHUP;
     if (events & TASYNC_IO_WRITABLE) e |= POLLOUT;
     if (events & TASYNC_IO_PRIORITY) e |= POLLPRI;
     return e;
@@ -590,7 +599,7 @@ static void dispatch_io(struct tasync_handle *h, short re) {
     if (re & POLLIN) ev |= TASYNC_IO_READABLE;
     if (re & POLLOUT) ev |= TASYNC_IO_WRITABLE;
     if (re & POLLPRI) ev |= TASYNC_IO_PRIORITY;
-    if (re & POLLHUP) ev |= TASYNC_IO_HANGUP;
+    if (re & (POLLHUP | POLLRDHUP)) ev |= TASYNC_IO_HANGUP;
     if (re & POLLERR) ev |= TASYNC_IO_ERROR;
     /* On hangup or error the caller tries what it waits for and sees the
      * outcome (end of file, EPIPE, the pending error). */
@@ -730,7 +739,10 @@ static int poll_loop_run(tasync_loop_t *loop, int64_t timeout_ns) {
     if (loop->dispatched > 0) wait = 0;
     if (wait != 0 && loop->heap_len > 0) {
         uint64_t now = now_ns(), top = loop->heap[0]->deadline_ns;
-        int64_t until = top > now ? (int64_t)(top - now) : 0;
+        /* A far deadline (a timeout near UINT64_MAX) stays a long wait, not
+         * a negative one, which would mean "no limit". */
+        uint64_t left = top > now ? top - now : 0;
+        int64_t until = left > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)left;
         if (wait < 0 || until < wait) wait = until;
     }
     /* Whole milliseconds, rounded up so that a timer is not woken early
@@ -955,7 +967,9 @@ static tasync_backend_t g_table = {
     TASYNC_ABI_VERSION,
     POLL_BACKEND_NAME,
     POLL_BACKEND_VERSION,
-    0, /* capabilities: no completion ops, no offload (the core has both) */
+    /* capabilities: readiness as poll(2) reports it; no completion ops, no
+     * offload (the core has both) */
+    TASYNC_CAP_HANGUP | TASYNC_CAP_PRIORITY,
     0,
     poll_loop_create,
     poll_loop_destroy,

@@ -15,7 +15,8 @@
  *     share without synchronisation.
  *  G2 Callbacks run only inside loop_run, on the loop's thread. A callback may
  *     call any table entry for the same loop, including closing the handle
- *     it was called for and opening new handles.
+ *     it was called for and opening new handles, except loop_run (it does
+ *     not nest) and loop_destroy (call it after loop_run has returned).
  *  G3 Closing. After handle_close(h) returns, no callback is ever invoked for
  *     h, even if its event was already pending in the same loop_run. The
  *     backend may release the memory later (e.g. libuv's asynchronous close),
@@ -81,7 +82,16 @@ typedef enum tasync_capability {
     /* Readiness of regular files is meaningful (it is not for epoll). */
     TASYNC_CAP_FILE_READINESS = 4,
     /* Child watches use pidfd (no SIGCHLD handler is installed). */
-    TASYNC_CAP_PIDFD = 8
+    TASYNC_CAP_PIDFD = 8,
+    /* Io handles report TASYNC_IO_HANGUP and TASYNC_IO_ERROR. Without it
+     * (libev folds them into its read/write events), a hang-up shows as
+     * READABLE and an error condition as the events the handle wants, so
+     * that the caller's next read or write meets the end of file or the
+     * error itself. */
+    TASYNC_CAP_HANGUP = 16,
+    /* TASYNC_IO_PRIORITY may be requested. Without it, io_start refuses an
+     * interest that includes it with -ENOTSUP. */
+    TASYNC_CAP_PRIORITY = 32
 } tasync_capability_t;
 
 /* Completion-style operation codes. Values never change; new ones append. */
@@ -210,7 +220,8 @@ typedef struct tasync_backend {
     void (*handle_close)(tasync_handle_t *handle);
 
     /* Starts watching a signal; active until closed. Several handles may
-     * watch the same signal; each is called. */
+     * watch the same signal, in one loop or in loops of other threads;
+     * each is called for each delivery (coalesced ones may count once). */
     int (*signal_open)(tasync_loop_t *loop, int signum, tasync_signal_cb cb, void *data, tasync_handle_t **out);
     /* Starts watching a child process of this process; the backend reaps it
      * and calls cb once. -ECHILD if pid is not a child. */

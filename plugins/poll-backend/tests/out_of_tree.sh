@@ -9,7 +9,8 @@
 #     -Werror, and checks that it exports tasync_backend_entry only;
 #  3. builds host.c against the installed libtasync and runs it on the
 #     plugin;
-#  4. runs the core's GoogleTest suite with the plugin as the backend and,
+#  4. runs the installed tasync-conformance on it (the reactor contract),
+#     then the core's GoogleTest suite with the plugin as the backend and,
 #     when given, the backend contract tests (backends/ev/tests) on it.
 #
 #   out_of_tree.sh <build dir> <core-tests> [<contract tests>] [--gtest_output=xml:<file>]
@@ -55,6 +56,11 @@ ${CC:-cc} -std=c99 -Wall -Werror $cflags "$here/host.c" -o "$tmp/host" $libs -Wl
 "$tmp/host" "$so"
 
 status=0
+echo "== the installed tasync-conformance on the plugin"
+tool=$(find "$tmp/root" -name tasync-conformance -type f | head -n 1)
+[ -n "$tool" ] || { echo "FAIL: tasync-conformance was not installed"; exit 1; }
+"$tool" "$so" --gtest_output="xml:$tmp/conformance.xml" || status=1
+
 echo "== the core suite on the plugin"
 TASYNC_TEST_BACKEND="$so" "$core_tests" --gtest_output="xml:$tmp/core.xml" || status=1
 if [ -n "$contract_tests" ]; then

@@ -141,7 +141,7 @@ struct ChildWatch {
 struct FdInfo {
     bool known = false;              // regular was determined
     bool regular = false;            // a file: operations go to the thread pool
-    bool read_would_block = false;   // the last read attempt hit EAGAIN
+    bool read_would_block = false;   // wait before reading: the last read hit EAGAIN or was short
     bool write_would_block = false;
 };
 

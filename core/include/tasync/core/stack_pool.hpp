@@ -37,6 +37,7 @@ struct StackPoolStats {
     std::uint64_t slab_maps = 0;   // mmap calls so far
     std::uint64_t guard_installs = 0;
     std::uint64_t trims = 0;       // stacks whose pages were returned
+    std::uint64_t populates = 0;   // stack tops faulted in ahead of use
 };
 
 class StackPool {
@@ -81,7 +82,11 @@ public:
     static bool guard_install_supported() noexcept;
 
 private:
+    static constexpr std::size_t kPopulateBytes = 4096;
     Stack allocate_slow() noexcept;
+    void populate_top(const Stack &s) noexcept;
+    bool populate_works_ = true;
+    bool free_works_ = true;
     Slab *new_slab() noexcept;
     void drop_slab(Slab *slab) noexcept;
     void trim(Stack s) noexcept;

@@ -53,8 +53,11 @@ private:
         TimerEntry *entry;
     };
 
+    // (deadline, seq) as one 128-bit key: a compare and a subtract with
+    // borrow, no branch.
     static bool less(const Node &a, const Node &b) noexcept {
-        return a.deadline < b.deadline || (a.deadline == b.deadline && a.seq < b.seq);
+        using u128 = unsigned __int128;
+        return ((static_cast<u128>(a.deadline) << 64) | a.seq) < ((static_cast<u128>(b.deadline) << 64) | b.seq);
     }
     void place(std::uint32_t i, const Node &n) noexcept {
         nodes_[i] = n;
@@ -62,6 +65,8 @@ private:
     }
     void sift_up(std::uint32_t i, Node n) noexcept;
     void sift_down(std::uint32_t i, Node n) noexcept;
+    void pop_top() noexcept;
+    std::uint32_t min_child(std::uint32_t first, std::uint32_t size) const noexcept;
     void remove_at(std::uint32_t i) noexcept;
 
     std::vector<Node> nodes_;

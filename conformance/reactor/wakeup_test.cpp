@@ -1,0 +1,199 @@
+// loop_run and loop_wakeup (G7): timeouts bound the wait, loop_run(0) never
+// blocks, a wakeup from another thread ends a wait, one sent before
+// loop_run makes the next run return promptly, and none is lost under load.
+//
+// A lost wakeup shows as a loop_run that sleeps for its whole (long)
+// timeout; the checks below compare against half of that timeout, which a
+// working backend never comes near.
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <thread>
+#include <vector>
+
+#include "harness.hpp"
+
+using namespace tasync::conformance;
+
+namespace {
+
+using Wakeup = LoopTest;
+
+constexpr std::int64_t kLong = 4 * kSec;  // a wait a wakeup must cut short
+
+}  // namespace
+
+TEST_F(Wakeup, G7_RunZeroNeverBlocks) {
+    // A far timer, an idle fd and a signal watch: nothing is ready.
+    Handle timer, io, sig;
+    ASSERT_EQ(B().timer_open(loop, [](tasync_handle_t *, void *) {}, nullptr, timer.out()), 0);
+    ASSERT_EQ(B().timer_start(timer, 60 * kSec, 0), 0);
+    FdPair p = make_pipe(O_NONBLOCK);
+    ASSERT_EQ(B().io_open(loop, p.a, [](tasync_handle_t *, void *, int, unsigned) {}, nullptr, io.out()), 0);
+    ASSERT_EQ(B().io_start(io, TASYNC_IO_READABLE), 0);
+    ASSERT_EQ(B().signal_open(loop, SIGUSR2, [](tasync_handle_t *, void *, int) {}, nullptr, sig.out()), 0);
+    std::uint64_t worst = 0;
+    const std::uint64_t start = mono_ns();
+    for (int i = 0; i < 2000; i++) {
+        const std::uint64_t t = mono_ns();
+        loop.run(0);
+        worst = std::max(worst, mono_ns() - t);
+    }
+    const std::uint64_t total = mono_ns() - start;
+    std::printf("[   INFO   ] loop_run(0): %.2f us on average, worst %.1f us\n", total / 2000.0 / 1000.0,
+                worst / 1000.0);
+    EXPECT_LT(worst, static_cast<std::uint64_t>(1 * kSec)) << "G7: loop_run(0) blocked";
+}
+
+TEST_F(Wakeup, G7_TimeoutEndsAnIdleRun) {
+    const std::uint64_t start = mono_ns();
+    loop.run(20 * kMs);
+    const std::uint64_t took = mono_ns() - start;
+    EXPECT_LT(took, static_cast<std::uint64_t>(kLong / 2)) << "G7: loop_run(20 ms) did not return";
+    std::printf("[   INFO   ] loop_run(20 ms) with nothing to do returned after %.2f ms\n", took / 1e6);
+}
+
+TEST_F(Wakeup, G7_TimerDueBeforeTheTimeoutEndsTheWait) {
+    int fired = 0;
+    Handle timer;
+    ASSERT_EQ(B().timer_open(loop, [](tasync_handle_t *, void *d) { ++*static_cast<int *>(d); }, &fired, timer.out()), 0);
+    ASSERT_EQ(B().timer_start(timer, 10 * kMs, 0), 0);
+    const std::uint64_t start = mono_ns();
+    while (fired == 0 && mono_ns() - start < static_cast<std::uint64_t>(2 * kLong)) loop.run(kLong);
+    EXPECT_EQ(fired, 1);
+    EXPECT_LT(mono_ns() - start, static_cast<std::uint64_t>(kLong / 2)) << "G7: the wait outlasted the timer";
+}
+
+TEST_F(Wakeup, G7_NegativeTimeoutWaitsUntilSomethingHappens) {
+    int fired = 0;
+    Handle timer;
+    ASSERT_EQ(B().timer_open(loop, [](tasync_handle_t *, void *d) { ++*static_cast<int *>(d); }, &fired, timer.out()), 0);
+    ASSERT_EQ(B().timer_start(timer, 5 * kMs, 0), 0);
+    int runs = 0;
+    while (fired == 0 && runs < 1000) {
+        loop.run(-1);
+        runs++;
+    }
+    EXPECT_EQ(fired, 1) << "loop_run(-1) returned " << runs << " times without the timer";
+}
+
+TEST_F(Wakeup, G7_WakeupFromAnotherThreadEndsTheWait) {
+    for (int round = 0; round < 5; round++) {
+        std::atomic<bool> sent{false};
+        std::thread t([&] {
+            sleep_ns(10 * kMs);
+            sent = true;
+            EXPECT_EQ(B().loop_wakeup(loop), 0);
+        });
+        const std::uint64_t start = mono_ns();
+        // Spurious returns are allowed: wait until the one after the send.
+        while (!sent && mono_ns() - start < static_cast<std::uint64_t>(kLong)) loop.run(kLong);
+        if (!sent) {
+            t.join();
+            FAIL() << "never saw the wakeup thread send";
+        }
+        t.join();
+        EXPECT_LT(mono_ns() - start, static_cast<std::uint64_t>(kLong / 2))
+            << "G7: loop_run waited out its timeout despite loop_wakeup (round " << round << ")";
+    }
+}
+
+TEST_F(Wakeup, G7_WakeupBeforeRunMakesTheNextRunReturnPromptly) {
+    for (int round = 0; round < 5; round++) {
+        ASSERT_EQ(B().loop_wakeup(loop), 0);
+        if (round == 1) {
+            ASSERT_EQ(B().loop_wakeup(loop), 0);  // two coalesce into at least one
+        }
+        const std::uint64_t start = mono_ns();
+        loop.run(kLong);
+        EXPECT_LT(mono_ns() - start, static_cast<std::uint64_t>(kLong / 2))
+            << "G7: a wakeup sent before loop_run was lost (round " << round << ")";
+    }
+    // And from another thread, while the loop is busy elsewhere.
+    std::thread([&] { B().loop_wakeup(loop); }).join();
+    const std::uint64_t start = mono_ns();
+    loop.run(kLong);
+    EXPECT_LT(mono_ns() - start, static_cast<std::uint64_t>(kLong / 2));
+}
+
+TEST_F(Wakeup, G7_ManyWakeupsFromManyThreadsUnderLoad) {
+    // Four threads flood the loop with wakeups while it also serves a
+    // repeating timer and a busy pipe; then, with the flood over, a ping-pong
+    // of single wakeups in which every one must be seen: a lost one stalls
+    // a round for the full timeout.
+    Handle timer, io;
+    int ticks = 0;
+    ASSERT_EQ(B().timer_open(loop, [](tasync_handle_t *, void *d) { ++*static_cast<int *>(d); }, &ticks, timer.out()), 0);
+    ASSERT_EQ(B().timer_start(timer, 1 * kMs, 1 * kMs), 0);
+    FdPair p = make_pipe(O_NONBLOCK);
+    struct Pipe {
+        int rfd, wfd;
+        long bytes = 0;
+    } pipe_ctx{p.a, p.b};
+    ASSERT_EQ(B().io_open(loop, p.a, [](tasync_handle_t *, void *d, int, unsigned) {
+        auto *c = static_cast<Pipe *>(d);
+        c->bytes += drain(c->rfd);
+        put(c->wfd, 1);
+    }, &pipe_ctx, io.out()), 0);
+    ASSERT_EQ(B().io_start(io, TASYNC_IO_READABLE), 0);
+    ASSERT_EQ(put(p.b, 1), 1);
+
+    constexpr int kThreads = 4, kEach = 20000;
+    std::atomic<int> done{0};
+    std::vector<std::thread> flood;
+    for (int i = 0; i < kThreads; i++) {
+        flood.emplace_back([&] {
+            for (int k = 0; k < kEach; k++) {
+                if (B().loop_wakeup(loop) != 0) ADD_FAILURE() << "loop_wakeup failed";
+            }
+            done++;
+        });
+    }
+    const std::uint64_t flood_start = mono_ns();
+    int runs = 0;
+    while (done < kThreads && mono_ns() - flood_start < static_cast<std::uint64_t>(20 * kSec)) {
+        loop.run(100 * kMs);
+        runs++;
+    }
+    for (std::thread &t : flood) t.join();
+    EXPECT_EQ(done.load(), kThreads);
+    EXPECT_GT(pipe_ctx.bytes, 0);
+    ASSERT_EQ(B().io_stop(io), 0);
+    ASSERT_EQ(B().timer_stop(timer), 0);
+    loop.run(0);
+
+    // Ping-pong: the helper posts a number and wakes the loop; the loop
+    // answers. Random small delays put the send both before and during the
+    // wait.
+    constexpr int kRounds = 1000;
+    std::atomic<int> posted{0}, answered{0};
+    std::atomic<bool> stop{false};
+    std::thread helper([&] {
+        unsigned x = 12345;
+        for (int r = 1; r <= kRounds && !stop; r++) {
+            x = x * 1103515245u + 12345u;
+            if ((x >> 16) % 3 == 0) sleep_ns(static_cast<std::int64_t>((x >> 8) % 200) * kUs);
+            posted = r;
+            B().loop_wakeup(loop);
+            while (answered.load() != r && !stop) std::this_thread::yield();
+        }
+    });
+    std::uint64_t worst = 0;
+    int lost = 0;
+    for (int r = 1; r <= kRounds; r++) {
+        const std::uint64_t start = mono_ns();
+        while (posted.load() < r && mono_ns() - start < static_cast<std::uint64_t>(kLong)) loop.run(kLong);
+        const std::uint64_t took = mono_ns() - start;
+        worst = std::max(worst, took);
+        if (posted.load() < r || took > static_cast<std::uint64_t>(kLong / 2)) {
+            lost++;
+            break;
+        }
+        answered = r;
+    }
+    stop = true;
+    helper.join();
+    std::printf("[   INFO   ] %d x %d wakeups in %d runs; %d ping-pong rounds, slowest %.1f us\n", kThreads, kEach, runs,
+                kRounds, worst / 1000.0);
+    EXPECT_EQ(lost, 0) << "G7: a wakeup was lost (loop_run slept through it)";
+}
