@@ -195,9 +195,15 @@ static int uv_loop_run_(tasync_loop_t *loop, int64_t timeout_ns) {
         uv_run(&loop->uv, UV_RUN_ONCE);
     } else {
         /* Rounded up to libuv's millisecond: the timers are checked against
-         * the nanosecond clock afterwards, so a wait never ends early. */
+         * the nanosecond clock afterwards, so a wait never ends early.
+         * Repeating: uv_run(UV_RUN_ONCE) runs due timers before it polls,
+         * and when the thread was held up past the deadline (a loaded
+         * machine, valgrind) a one-shot timer fires there and the poll
+         * that follows has no timeout left to bound it: it would block
+         * until some fd happened to become ready. */
+        uint64_t ms = ms_from_ns_ceil((uint64_t)wait);
         uv_update_time(&loop->uv);
-        uv_timer_start(&loop->run_timer, noop_timer, ms_from_ns_ceil((uint64_t)wait), 0);
+        uv_timer_start(&loop->run_timer, noop_timer, ms, ms);
         uv_run(&loop->uv, UV_RUN_ONCE);
         uv_timer_stop(&loop->run_timer);
     }
