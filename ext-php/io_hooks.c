@@ -439,6 +439,7 @@ void async_io_startup(void)
 	async_io_streams_startup();
 	async_io_select_startup();
 	async_io_dns_startup();
+	async_io_files_startup();
 }
 
 void async_io_shutdown(void)

@@ -12,6 +12,8 @@
  *   io_select.c   stream_select
  *   io_dns.c      gethostbyname, gethostbynamel, gethostbyaddr and the
  *                 name resolution of stream connects, on the thread pool
+ *   io_files.c    file_get_contents / file_put_contents of plain files
+ *                 through the runtime's file operations
  *
  * The rule every hook follows: when no runtime exists, or the caller is
  * not a PHP coroutine (the main flow is one, rule C3), or the engine
@@ -116,6 +118,7 @@ void async_io_streams_startup(void);
 void async_io_streams_shutdown(void);
 void async_io_select_startup(void);
 void async_io_dns_startup(void);
+void async_io_files_startup(void);
 
 /* True when stream's ops are the wrapped socket ops of io_streams.c. */
 bool async_io_stream_is_socket(php_stream *stream);
