@@ -57,26 +57,35 @@ static void select_helper_entry(tasync_coroutine_t *self, void *arg)
 	h->rc = tasync_await_fd(NULL, h->fd, h->events, NULL, NULL, NULL);
 }
 
-static void select_add(select_fd **fds, uint32_t *n, uint32_t *cap, php_stream *stream, int fd, unsigned events)
+/* The fds to wait on, one entry per fd (index by fd in `seen`). */
+typedef struct select_set {
+	select_fd *fds;
+	uint32_t n, cap;
+	HashTable seen;
+} select_set;
+
+static void select_add(select_set *set, php_stream *stream, int fd, unsigned events)
 {
-	for (uint32_t i = 0; i < *n; i++) {
-		if ((*fds)[i].stream_fd == fd) {
-			(*fds)[i].events |= events;
-			return;
-		}
+	zval *at = zend_hash_index_find(&set->seen, (zend_ulong) fd);
+	if (at != NULL) {
+		set->fds[Z_LVAL_P(at)].events |= events;
+		return;
 	}
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 8;
-		*fds = safe_erealloc(*fds, *cap, sizeof(select_fd), 0);
+	if (set->n == set->cap) {
+		set->cap = set->cap ? set->cap * 2 : 8;
+		set->fds = safe_erealloc(set->fds, set->cap, sizeof(select_fd), 0);
 	}
-	select_fd *s = &(*fds)[(*n)++];
+	zval idx;
+	ZVAL_LONG(&idx, set->n);
+	zend_hash_index_add_new(&set->seen, (zend_ulong) fd, &idx);
+	select_fd *s = &set->fds[set->n++];
 	s->stream_fd = fd;
 	s->events = events;
 	s->owned = !async_io_stream_is_socket(stream);
 	s->fd = s->owned ? -1 : fd; /* an owned fd is dup()ed when waited on */
 }
 
-static void select_collect(zval *array, unsigned events, select_fd **fds, uint32_t *n, uint32_t *cap)
+static void select_collect(zval *array, unsigned events, select_set *set)
 {
 	if (array == NULL || Z_TYPE_P(array) != IS_ARRAY) {
 		return;
@@ -92,7 +101,7 @@ static void select_collect(zval *array, unsigned events, select_fd **fds, uint32
 		if (stream != NULL
 				&& php_stream_cast(stream, PHP_STREAM_AS_FD_FOR_SELECT | PHP_STREAM_CAST_INTERNAL, (void *) &fd, 0) == SUCCESS
 				&& fd >= 0) {
-			select_add(fds, n, cap, stream, (int) fd, events);
+			select_add(set, stream, (int) fd, events);
 		}
 	} ZEND_HASH_FOREACH_END();
 }
@@ -103,11 +112,15 @@ static void select_collect(zval *array, unsigned events, select_fd **fds, uint32
  */
 static async_io_status select_wait(zval *saved, uint64_t deadline, int *max_fd)
 {
-	select_fd *fds = NULL;
-	uint32_t n = 0, cap = 0;
-	select_collect(&saved[0], TASYNC_IO_READABLE, &fds, &n, &cap);
-	select_collect(&saved[1], TASYNC_IO_WRITABLE, &fds, &n, &cap);
-	select_collect(&saved[2], TASYNC_IO_PRIORITY, &fds, &n, &cap);
+	select_set set;
+	memset(&set, 0, sizeof(set));
+	zend_hash_init(&set.seen, 8, NULL, NULL, 0);
+	select_collect(&saved[0], TASYNC_IO_READABLE, &set);
+	select_collect(&saved[1], TASYNC_IO_WRITABLE, &set);
+	select_collect(&saved[2], TASYNC_IO_PRIORITY, &set);
+	zend_hash_destroy(&set.seen);
+	select_fd *fds = set.fds;
+	uint32_t n = set.n;
 	*max_fd = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		if (fds[i].stream_fd > *max_fd) {

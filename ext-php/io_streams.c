@@ -184,26 +184,27 @@ static bool io_stream_closing(php_stream *stream)
  * stream_socket_accept(), stream_socket_client() and fsockopen() warn
  * when their transport call fails. When it failed because the coroutine
  * unwinds (exit(), a fatal error elsewhere) or because its cancellation is
- * being thrown, that warning is noise: the wrappers below arm the mute,
- * the transport call mutes the rest of the PHP call, the wrapper restores.
+ * being thrown, that warning is noise: the transport call mutes the rest
+ * of the PHP call when that call is one of those functions, and their
+ * hooks (below) restore error_reporting when it returns. Nothing suspends
+ * in between: an exception is pending.
  */
-ZEND_TLS bool io_mute_armed, io_muted;
+ZEND_TLS bool io_muted;
 ZEND_TLS int io_muted_error_reporting;
+
+static bool io_in_mutable_call(void);
 
 static void io_mute_rest_of_call(void)
 {
-	if (io_mute_armed && !io_muted) {
+	if (!io_muted && io_in_mutable_call()) {
 		io_muted = true;
 		io_muted_error_reporting = EG(error_reporting);
 		EG(error_reporting) = 0;
 	}
 }
 
-#define IO_MUTED_CALL(orig) do { \
-		bool armed_ = io_mute_armed; \
-		io_mute_armed = true; \
+#define IO_MUTABLE_CALL(orig) do { \
 		orig(INTERNAL_FUNCTION_PARAM_PASSTHRU); \
-		io_mute_armed = armed_; \
 		if (io_muted) { \
 			EG(error_reporting) = io_muted_error_reporting; \
 			io_muted = false; \
@@ -1011,22 +1012,34 @@ static ZEND_NAMED_FUNCTION(async_io_stream_socket_pair)
 
 static ZEND_NAMED_FUNCTION(async_io_stream_socket_accept)
 {
-	IO_MUTED_CALL(orig_stream_socket_accept);
+	IO_MUTABLE_CALL(orig_stream_socket_accept);
 }
 
 static ZEND_NAMED_FUNCTION(async_io_stream_socket_client)
 {
-	IO_MUTED_CALL(orig_stream_socket_client);
+	IO_MUTABLE_CALL(orig_stream_socket_client);
 }
 
 static ZEND_NAMED_FUNCTION(async_io_fsockopen)
 {
-	IO_MUTED_CALL(orig_fsockopen);
+	IO_MUTABLE_CALL(orig_fsockopen);
 }
 
 static ZEND_NAMED_FUNCTION(async_io_pfsockopen)
 {
-	IO_MUTED_CALL(orig_pfsockopen);
+	IO_MUTABLE_CALL(orig_pfsockopen);
+}
+
+/* The PHP function running now is one of the four above. */
+static bool io_in_mutable_call(void)
+{
+	zend_execute_data *ex = EG(current_execute_data);
+	if (ex == NULL || ex->func == NULL || ex->func->type != ZEND_INTERNAL_FUNCTION) {
+		return false;
+	}
+	zif_handler h = ex->func->internal_function.handler;
+	return h == async_io_stream_socket_accept || h == async_io_stream_socket_client || h == async_io_fsockopen
+		|| h == async_io_pfsockopen;
 }
 
 /* ---------------------------------------------------------------- module */
