@@ -83,16 +83,71 @@ uint64_t async_io_deadline(const struct timeval *tv)
 
 /*
  * The cancellation each coroutine last turned into a failed call: id =>
- * the error object (one reference). When the same cancellation reaches a
- * hooked wait again, the coroutine ignored the failure: it is thrown there,
+ * io_soft_cancel. When the same cancellation reaches a hooked wait of that
+ * coroutine again, the coroutine ignored the failure: it is thrown there,
  * as at any other suspension point, so that a loop of blocking calls ends.
+ * Entries of finished coroutines are swept whenever the table doubled.
  */
+typedef struct io_soft_cancel {
+	tasync_coroutine_t *co;     /* one reference */
+	zend_object *error;         /* one reference */
+} io_soft_cancel;
+
 ZEND_TLS HashTable io_soft_cancels;
 ZEND_TLS bool io_soft_cancels_ready;
+ZEND_TLS uint32_t io_soft_cancels_sweep_at;
 
 static void io_soft_cancel_dtor(zval *zv)
 {
-	OBJ_RELEASE(Z_OBJ_P(zv));
+	io_soft_cancel *sc = Z_PTR_P(zv);
+	tasync_coroutine_release(sc->co);
+	OBJ_RELEASE(sc->error);
+	efree(sc);
+}
+
+static void io_soft_cancels_sweep(void)
+{
+	io_soft_cancel *sc;
+	zend_ulong id;
+	ZEND_HASH_FOREACH_NUM_KEY_PTR(&io_soft_cancels, id, sc) {
+		if (tasync_coroutine_flags(sc->co) & TASYNC_CO_COMPLETED) {
+			zend_hash_index_del(&io_soft_cancels, id);
+		}
+	} ZEND_HASH_FOREACH_END();
+	io_soft_cancels_sweep_at = 2 * zend_hash_num_elements(&io_soft_cancels) + 16;
+}
+
+/*
+ * The C18 treatment of a cancellation that ended a hooked wait: true when
+ * the coroutine ignored it once already and it must be thrown now (the
+ * caller keeps its reference of err); otherwise it is pending again and
+ * the table takes err.
+ */
+static bool io_cancel_is_ignored(tasync_coroutine_t *self, zend_object *err)
+{
+	zend_ulong id = (zend_ulong) tasync_coroutine_id(self);
+	if (!io_soft_cancels_ready) {
+		zend_hash_init(&io_soft_cancels, 8, NULL, io_soft_cancel_dtor, 0);
+		io_soft_cancels_ready = true;
+		io_soft_cancels_sweep_at = 16;
+	}
+	io_soft_cancel *prev = zend_hash_index_find_ptr(&io_soft_cancels, id);
+	if (prev != NULL && prev->co == self && prev->error == err) {
+		zend_hash_index_del(&io_soft_cancels, id);
+		return true;
+	}
+	/* Pending again (before any PHP code can run and suspend), for the
+	 * coroutine's next suspension point. */
+	tasync_coroutine_repend_cancellation(self);
+	if (zend_hash_num_elements(&io_soft_cancels) >= io_soft_cancels_sweep_at) {
+		io_soft_cancels_sweep();
+	}
+	io_soft_cancel *sc = emalloc(sizeof(*sc));
+	sc->co = self;
+	tasync_coroutine_retain(self);
+	sc->error = err;
+	zend_hash_index_update_ptr(&io_soft_cancels, id, sc);
+	return false;
 }
 
 async_io_status async_io_after_wait(int rc, void *err)
@@ -100,24 +155,10 @@ async_io_status async_io_after_wait(int rc, void *err)
 	tasync_runtime_t *rt = ASYNC_G(rt);
 	bool throw_it = false;
 	if (rc == -ECANCELED && err != NULL) {
-		tasync_coroutine_t *self = tasync_coroutine_current(rt);
-		zend_ulong id = (zend_ulong) tasync_coroutine_id(self);
-		if (!io_soft_cancels_ready) {
-			zend_hash_init(&io_soft_cancels, 8, NULL, io_soft_cancel_dtor, 0);
-			io_soft_cancels_ready = true;
-		}
-		zval *prev = zend_hash_index_find(&io_soft_cancels, id);
-		if (prev != NULL && Z_OBJ_P(prev) == (zend_object *) err) {
-			zend_hash_index_del(&io_soft_cancels, id);
+		if (io_cancel_is_ignored(tasync_coroutine_current(rt), (zend_object *) err)) {
 			throw_it = true;
 		} else {
-			/* Pending again (before any PHP code can run and suspend), for
-			 * the coroutine's next suspension point. */
-			tasync_coroutine_repend_cancellation(self);
-			zval zv;
-			ZVAL_OBJ(&zv, (zend_object *) err);
-			zend_hash_index_update(&io_soft_cancels, id, &zv);
-			err = NULL;
+			err = NULL; /* the table took it */
 		}
 	}
 	if (!async_after_switch()) {
