@@ -318,6 +318,7 @@ static PHP_MINIT_FUNCTION(async)
 	async_fiber_guard_startup();
 	async_exit_hook_startup();
 	zend_observer_fcall_register(observe_top_level_code);
+	async_io_startup();
 
 	end_of_script_function.type = ZEND_INTERNAL_FUNCTION;
 	end_of_script_function.function_name = zend_string_init_interned("Async\\{end of script}", sizeof("Async\\{end of script}") - 1, 1);
@@ -328,6 +329,7 @@ static PHP_MINIT_FUNCTION(async)
 
 static PHP_MSHUTDOWN_FUNCTION(async)
 {
+	async_io_shutdown();
 	async_exit_hook_shutdown();
 	async_fiber_guard_shutdown();
 	UNREGISTER_INI_ENTRIES();
@@ -381,6 +383,7 @@ static PHP_RSHUTDOWN_FUNCTION(async)
 			OBJ_RELEASE(ASYNC_G(main_object));
 			ASYNC_G(main_object) = NULL;
 		}
+		async_io_request_shutdown();
 		tasync_coroutine_set_host_data(ASYNC_G(main_co), NULL);
 		ASYNC_G(rt) = NULL;
 		ASYNC_G(main_co) = NULL;
@@ -511,6 +514,8 @@ static PHP_MINFO_FUNCTION(async)
 
 static const zend_module_dep async_deps[] = {
 	ZEND_MOD_REQUIRED("standard")
+	/* Its tcp transport must be registered before ours wraps it. */
+	ZEND_MOD_OPTIONAL("openssl")
 	ZEND_MOD_END
 };
 

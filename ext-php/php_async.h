@@ -16,6 +16,8 @@
  *   timeout.c      Async\Timeout
  *   exceptions.c   the exception classes and the error factory
  *   fiber_guard.c  rule C13: Fibers and coroutines exclude each other
+ *   io_*.c         rule C18: blocking PHP functions suspend only the
+ *                  calling coroutine (php_async_io.h)
  *
  * The semantic rules (DESIGN.md section 5) live in the core; this extension
  * maps PHP values, classes and the Zend executor onto it.
@@ -235,6 +237,12 @@ void async_register_future_class(void);
 void async_register_exceptions(void);
 void async_fiber_guard_startup(void);
 void async_exit_hook_startup(void);
+
+/* io_hooks.c (rule C18): MINIT, MSHUTDOWN, and RSHUTDOWN before the
+ * runtime is destroyed. */
+void async_io_startup(void);
+void async_io_shutdown(void);
+void async_io_request_shutdown(void);
 
 /* ---------------------------------------------------------- async.c */
 

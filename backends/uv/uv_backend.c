@@ -200,9 +200,11 @@ static int uv_loop_run_(tasync_loop_t *loop, int64_t timeout_ns) {
         uv_run(&loop->uv, UV_RUN_ONCE);
     } else {
         /* Rounded up to libuv's millisecond: the timers are checked against
-         * the nanosecond clock afterwards, so a wait never ends early. */
+         * the nanosecond clock afterwards, so a wait never ends early.
+         * The deadline's callback stops the loop (see wait_deadline). */
+        uint64_t ms = ms_from_ns_ceil((uint64_t)wait);
         uv_update_time(&loop->uv);
-        uv_timer_start(&loop->run_timer, wait_deadline, ms_from_ns_ceil((uint64_t)wait), 0);
+        uv_timer_start(&loop->run_timer, wait_deadline, ms, 0);
         uv_run(&loop->uv, UV_RUN_ONCE);
         uv_timer_stop(&loop->run_timer);
     }

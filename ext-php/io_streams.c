@@ -1,0 +1,1075 @@
+/*
+ * io_streams.c - socket streams inside coroutines (rule C18): tcp, udp,
+ * unix and udg transports, fsockopen(), stream_socket_client() /
+ * _server() / _accept() / _pair(), and every stream function on them
+ * (fread, fwrite, fgets, fgetc, stream_get_contents, stream_get_line,
+ * feof, fflush, stream_socket_recvfrom / _sendto, ...).
+ *
+ * How. At MINIT the transport factories of tcp/udp/unix/udg are wrapped:
+ * each socket stream gets a copy of its ops table (same label, same
+ * cast/stat/flush) whose read, write, close and set_option are ours. They
+ * decide per call: outside a coroutine, for non-blocking streams
+ * (stream_set_blocking(false)) and for zero timeouts, PHP's own op runs
+ * unchanged. Otherwise only the waiting changes:
+ *
+ *  - read: PHP's own read runs with a zero timeout (its poll() returns at
+ *    once); when it would have waited, the coroutine awaits readability
+ *    through the runtime (tasync_await_fd) until the stream's timeout
+ *    (stream_set_timeout / default_socket_timeout), then retries. When the
+ *    timeout passes, PHP's own read runs once more with a zero timeout so
+ *    that the result and stream_get_meta_data()'s timed_out are PHP's.
+ *  - write: send(MSG_DONTWAIT); on EAGAIN the coroutine awaits
+ *    writability; the timeout again ends in PHP's own write. Writers take
+ *    turns: a coroutine that waits in the middle of an fwrite() holds the
+ *    stream's write turn, so two fwrite()s are never interleaved.
+ *  - accept and connect: PHP's own code with a zero timeout / the
+ *    asynchronous connect, then the wait through the runtime; host names
+ *    are resolved on the thread pool (io_dns.c).
+ *  - close: tasync_fd_forget() before PHP closes the fd; fclose() of a
+ *    stream other coroutines wait on wakes them (their call fails as on a
+ *    closed socket) and returns once they have left the stream.
+ *
+ * The fd keeps its blocking mode: PHP code that uses it directly (ext/
+ * sockets' socket_import_stream, proc_open descriptors) sees no change.
+ * TLS is not made concurrent: stream_socket_enable_crypto() hands the
+ * stream back to PHP's own ops, and ssl:// / tls:// are not wrapped.
+ */
+#include "php_async_io.h"
+
+#include "php_network.h"
+#include "ext/standard/file.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <sys/socket.h>
+
+#ifndef MSG_DONTWAIT
+# error "socket streams need MSG_DONTWAIT"
+#endif
+
+/* ---------------------------------------------------------- wrapped ops */
+
+typedef struct io_ops {
+	php_stream_ops ops;            /* first: stream->ops points here */
+	const php_stream_ops *orig;
+} io_ops;
+
+#define IO_OPS_MAX 16
+static io_ops io_ops_table[IO_OPS_MAX];
+static uint32_t io_ops_count;
+#ifdef ZTS
+# include <pthread.h>
+static pthread_mutex_t io_ops_lock = PTHREAD_MUTEX_INITIALIZER;
+#endif
+
+static ssize_t io_sock_write(php_stream *stream, const char *buf, size_t count);
+static ssize_t io_sock_read(php_stream *stream, char *buf, size_t count);
+static int io_sock_close(php_stream *stream, int close_handle);
+static int io_sock_set_option(php_stream *stream, int option, int value, void *ptrparam);
+
+bool async_io_stream_is_socket(php_stream *stream)
+{
+	const char *p = (const char *) stream->ops;
+	return p >= (const char *) &io_ops_table[0] && p < (const char *) &io_ops_table[IO_OPS_MAX];
+}
+
+static inline const php_stream_ops *io_orig(php_stream *stream)
+{
+	return ((const io_ops *) stream->ops)->orig;
+}
+
+/* The socket ops of xp_socket.c and ext/openssl's tcp ops: their abstract
+ * begins with a php_netstream_data_t. */
+static bool io_is_socket_label(const char *label)
+{
+	static const char *const labels[] = {
+		"tcp_socket", "tcp_socket/ssl", "udp_socket", "unix_socket", "udg_socket", "generic_socket",
+	};
+	if (label == NULL) {
+		return false;
+	}
+	for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++) {
+		if (strcmp(label, labels[i]) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* One wrapped table per original table, made on first sight (a handful:
+ * the tables of tcp, tcp over openssl, udp, unix, udg, socket pairs). */
+static const php_stream_ops *io_wrapped_ops(const php_stream_ops *orig)
+{
+	const php_stream_ops *found = NULL;
+#ifdef ZTS
+	pthread_mutex_lock(&io_ops_lock);
+#endif
+	for (uint32_t i = 0; i < io_ops_count && found == NULL; i++) {
+		if (io_ops_table[i].orig == orig) {
+			found = &io_ops_table[i].ops;
+		}
+	}
+	if (found == NULL && io_ops_count < IO_OPS_MAX && io_is_socket_label(orig->label) && orig->read != NULL
+			&& orig->write != NULL && orig->close != NULL && orig->set_option != NULL) {
+		io_ops *w = &io_ops_table[io_ops_count];
+		w->ops = *orig;
+		w->ops.read = io_sock_read;
+		w->ops.write = io_sock_write;
+		w->ops.close = io_sock_close;
+		w->ops.set_option = io_sock_set_option;
+		w->orig = orig;
+		io_ops_count++;
+		found = &w->ops;
+	}
+#ifdef ZTS
+	pthread_mutex_unlock(&io_ops_lock);
+#endif
+	return found;
+}
+
+/* Makes a socket stream concurrent inside coroutines (no-op otherwise). */
+static void io_wrap_stream(php_stream *stream)
+{
+	if (stream == NULL || async_io_stream_is_socket(stream)) {
+		return;
+	}
+	const php_stream_ops *w = io_wrapped_ops(stream->ops);
+	if (w != NULL) {
+		stream->ops = w;
+	}
+}
+
+/* Calls PHP's set_option with PHP's ops in place: xp_socket.c tells udp
+ * and unix sockets from tcp by the address of stream->ops. */
+static int io_delegate_option(php_stream *stream, const php_stream_ops *orig, int option, int value, void *ptrparam)
+{
+	const php_stream_ops *mine = stream->ops;
+	stream->ops = orig;
+	int rc = orig->set_option(stream, option, value, ptrparam);
+	if (stream->ops == orig) {
+		stream->ops = mine;
+	}
+	return rc;
+}
+
+static inline bool io_tv_is_zero(const struct timeval *tv)
+{
+	return tv->tv_sec == 0 && tv->tv_usec == 0;
+}
+
+/* The status of a wait as seen by an operation on stream: a stream that
+ * fclose() is closing ends every wait. */
+static async_io_status io_wait_on(php_stream *stream, int fd, unsigned events, uint64_t deadline)
+{
+	async_io_busy *b = async_io_busy_enter(stream);
+	if (b->closing) {
+		async_io_busy_leave(b);
+		return ASYNC_IO_CLOSED;
+	}
+	async_io_status st = async_io_wait_fd(fd, events, deadline, NULL);
+	bool closing = b->closing;
+	async_io_busy_leave(b);
+	return closing && st != ASYNC_IO_ABORTED ? ASYNC_IO_CLOSED : st;
+}
+
+static bool io_stream_closing(php_stream *stream)
+{
+	async_io_busy *b = async_io_busy_find(stream);
+	return b != NULL && b->closing;
+}
+
+/*
+ * stream_socket_accept(), stream_socket_client() and fsockopen() warn
+ * when their transport call fails. When it failed because the coroutine
+ * unwinds (exit(), a fatal error elsewhere) or because its cancellation is
+ * being thrown, that warning is noise: the transport call mutes the rest
+ * of the PHP call when that call is one of those functions, and their
+ * hooks (below) restore error_reporting when it returns. Nothing suspends
+ * in between: an exception is pending.
+ */
+ZEND_TLS bool io_muted;
+ZEND_TLS int io_muted_error_reporting;
+
+static bool io_in_mutable_call(void);
+
+static void io_mute_rest_of_call(void)
+{
+	if (!io_muted && io_in_mutable_call()) {
+		io_muted = true;
+		io_muted_error_reporting = EG(error_reporting);
+		EG(error_reporting) = 0;
+	}
+}
+
+#define IO_MUTABLE_CALL(orig) do { \
+		orig(INTERNAL_FUNCTION_PARAM_PASSTHRU); \
+		if (io_muted) { \
+			EG(error_reporting) = io_muted_error_reporting; \
+			io_muted = false; \
+		} \
+	} while (0)
+
+/* ------------------------------------------------------------------ read */
+
+/*
+ * Where a read lands. The stream layer passes a pointer into the stream's
+ * own read buffer (php_stream_fill_read_buffer); another coroutine reading
+ * the same stream while this one waits may move or grow that buffer, so
+ * after a wait the read goes to the buffer's current free space and
+ * advances writepos itself (the caller then adds 0).
+ */
+typedef struct io_target {
+	php_stream *stream;
+	char *buf;
+	size_t count;
+	bool in_readbuf;
+	bool moved;
+	unsigned char *readbuf;
+	size_t readbuflen;
+	zend_off_t writepos;
+} io_target;
+
+static void io_target_init(io_target *t, php_stream *stream, char *buf, size_t count)
+{
+	t->stream = stream;
+	t->buf = buf;
+	t->count = count;
+	t->moved = false;
+	t->readbuf = stream->readbuf;
+	t->readbuflen = stream->readbuflen;
+	t->writepos = stream->writepos;
+	t->in_readbuf = stream->readbuf != NULL && (unsigned char *) buf >= stream->readbuf
+		&& (unsigned char *) buf < stream->readbuf + stream->readbuflen;
+}
+
+static void io_target_refresh(io_target *t)
+{
+	php_stream *s = t->stream;
+	if (!t->in_readbuf || (s->readbuf == t->readbuf && s->readbuflen == t->readbuflen && s->writepos == t->writepos)) {
+		return;
+	}
+	t->moved = true;
+	t->readbuf = s->readbuf;
+	t->readbuflen = s->readbuflen;
+	t->writepos = s->writepos;
+	t->buf = (char *) s->readbuf + s->writepos;
+	t->count = s->readbuflen > (size_t) s->writepos ? s->readbuflen - (size_t) s->writepos : 0;
+}
+
+static ssize_t io_target_result(io_target *t, ssize_t n)
+{
+	if (t->moved && n > 0) {
+		t->stream->writepos += n;
+		return 0;
+	}
+	return n;
+}
+
+/*
+ * PHP's own read with a zero timeout: it polls without waiting and reads
+ * what is there. *would_block tells that PHP would have waited (unless
+ * final: then PHP's timeout outcome is the result).
+ */
+static ssize_t io_read_now(const php_stream_ops *orig, php_netstream_data_t *sock, io_target *t, bool final,
+		bool *would_block)
+{
+	*would_block = false;
+	if (t->count == 0) {
+		return 0; /* the buffer filled up meanwhile: the caller has data */
+	}
+	struct timeval saved = sock->timeout;
+	sock->timeout.tv_sec = 0;
+	sock->timeout.tv_usec = 0;
+	sock->timeout_event = 0;
+	errno = 0;
+	ssize_t n = orig->read(t->stream, t->buf, t->count);
+	int err = errno;
+	sock->timeout = saved;
+	if (!final && (sock->timeout_event
+			|| (n <= 0 && !t->stream->eof && (err == EAGAIN || err == EWOULDBLOCK)))) {
+		sock->timeout_event = 0;
+		*would_block = true;
+		return 0;
+	}
+	return io_target_result(t, n);
+}
+
+static ssize_t io_sock_read(php_stream *stream, char *buf, size_t count)
+{
+	const php_stream_ops *orig = io_orig(stream);
+	php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
+	if (sock == NULL || sock->socket == -1 || !sock->is_blocked || io_tv_is_zero(&sock->timeout) || count == 0
+			|| async_io_coroutine() == NULL) {
+		return orig->read(stream, buf, count);
+	}
+	if (io_stream_closing(stream)) {
+		stream->eof = 1;
+		return -1;
+	}
+	io_target t;
+	io_target_init(&t, stream, buf, count);
+	uint64_t deadline = async_io_deadline(&sock->timeout);
+	for (;;) {
+		bool would_block;
+		ssize_t n = io_read_now(orig, sock, &t, false, &would_block);
+		if (!would_block) {
+			return n;
+		}
+		async_io_status st = io_wait_on(stream, sock->socket, TASYNC_IO_READABLE, deadline);
+		switch (st) {
+			case ASYNC_IO_READY:
+				io_target_refresh(&t);
+				continue;
+			case ASYNC_IO_TIMEOUT:
+				io_target_refresh(&t);
+				return io_read_now(orig, sock, &t, true, &would_block);
+			case ASYNC_IO_UNSUPPORTED:
+				io_target_refresh(&t);
+				return t.count == 0 ? 0 : io_target_result(&t, orig->read(stream, t.buf, t.count));
+			case ASYNC_IO_CLOSED:
+				stream->eof = 1;
+				return -1;
+			default:
+				/* Cancelled (C18: a failed read; fread() returns false) or aborted. */
+				return -1;
+		}
+	}
+}
+
+/* ----------------------------------------------------------------- write */
+
+/* PHP's report of a failed send (xp_socket.c): a notice, then -1. */
+static ssize_t io_send_failed(size_t count, int err)
+{
+	char *estr = php_socket_strerror(err, NULL, 0);
+	php_error_docref(NULL, E_NOTICE, "Send of " ZEND_LONG_FMT " bytes failed with errno=%d %s", (zend_long) count, err, estr);
+	efree(estr);
+	return -1;
+}
+
+static void io_write_turn_end(php_stream *stream, tasync_coroutine_t *self)
+{
+	async_io_busy *b = async_io_busy_find(stream);
+	if (b != NULL && b->writer == self) {
+		b->writer = NULL;
+		async_io_busy_signal(b);
+		async_io_busy_release(b);
+	}
+}
+
+/* Waits while another coroutine holds the write turn. */
+static async_io_status io_write_turn_wait(php_stream *stream, tasync_coroutine_t *self, uint64_t deadline)
+{
+	async_io_busy *b;
+	while ((b = async_io_busy_find(stream)) != NULL && b->writer != NULL && b->writer != self) {
+		if (b->closing) {
+			return ASYNC_IO_CLOSED;
+		}
+		async_io_status st = async_io_busy_wait(b, deadline, true);
+		bool closing = b->closing;
+		async_io_busy_release(b);
+		if (st != ASYNC_IO_READY) {
+			return st;
+		}
+		if (closing) {
+			return ASYNC_IO_CLOSED;
+		}
+	}
+	return b != NULL && b->closing ? ASYNC_IO_CLOSED : ASYNC_IO_READY;
+}
+
+/* PHP's own write with a zero timeout: PHP's outcome of a timed-out write. */
+static ssize_t io_write_timed_out(const php_stream_ops *orig, php_stream *stream, php_netstream_data_t *sock,
+		const char *buf, size_t count)
+{
+	struct timeval saved = sock->timeout;
+	sock->timeout.tv_sec = 0;
+	sock->timeout.tv_usec = 0;
+	ssize_t n = orig->write(stream, buf, count);
+	sock->timeout = saved;
+	return n;
+}
+
+static ssize_t io_write_ended(const php_stream_ops *orig, php_stream *stream, php_netstream_data_t *sock,
+		const char *buf, size_t count, async_io_status st)
+{
+	switch (st) {
+		case ASYNC_IO_TIMEOUT:
+			return io_write_timed_out(orig, stream, sock, buf, count);
+		case ASYNC_IO_UNSUPPORTED:
+			return orig->write(stream, buf, count);
+		case ASYNC_IO_CLOSED:
+			return io_send_failed(count, EBADF);
+		case ASYNC_IO_CANCELLED:
+			/* C18: a failed send, reported as PHP reports one. */
+			return io_send_failed(count, ECANCELED);
+		default:
+			return -1;
+	}
+}
+
+static ssize_t io_sock_write(php_stream *stream, const char *buf, size_t count)
+{
+	const php_stream_ops *orig = io_orig(stream);
+	php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
+	tasync_coroutine_t *self;
+	if (sock == NULL || sock->socket == -1 || !sock->is_blocked || io_tv_is_zero(&sock->timeout) || count == 0
+			|| (self = async_io_coroutine()) == NULL) {
+		return orig->write(stream, buf, count);
+	}
+	uint64_t deadline = async_io_deadline(&sock->timeout);
+	async_io_status st = io_write_turn_wait(stream, self, deadline);
+	if (st != ASYNC_IO_READY) {
+		return io_write_ended(orig, stream, sock, buf, count, st);
+	}
+	for (;;) {
+		ssize_t n = send(sock->socket, buf, count, MSG_DONTWAIT);
+		if (n >= 0) {
+			io_write_turn_end(stream, self);
+			if (n > 0) {
+				php_stream_notify_progress_increment(PHP_STREAM_CONTEXT(stream), n, 0);
+			}
+			return n;
+		}
+		int err = errno;
+		if (err == EINTR) {
+			continue;
+		}
+		if (err != EAGAIN && err != EWOULDBLOCK) {
+			io_write_turn_end(stream, self);
+			return io_send_failed(count, err);
+		}
+		/* The send buffer is full: wait, holding the write turn. */
+		async_io_busy *b = async_io_busy_enter(stream);
+		if (b->closing) {
+			async_io_busy_leave(b);
+			st = ASYNC_IO_CLOSED;
+		} else {
+			b->writer = self;
+			st = async_io_wait_fd(sock->socket, TASYNC_IO_WRITABLE, deadline, NULL);
+			if (b->closing && st != ASYNC_IO_ABORTED) {
+				st = ASYNC_IO_CLOSED;
+			}
+			async_io_busy_leave(b);
+		}
+		if (st == ASYNC_IO_READY) {
+			continue;
+		}
+		io_write_turn_end(stream, self);
+		return io_write_ended(orig, stream, sock, buf, count, st);
+	}
+}
+
+/* ----------------------------------------------------------------- close */
+
+static int io_sock_close(php_stream *stream, int close_handle)
+{
+	const php_stream_ops *orig = io_orig(stream);
+	php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
+	if (sock != NULL && sock->socket != -1 && ASYNC_G(rt) != NULL) {
+		/* The reactor must not keep watching an fd number that close()
+		 * hands back to the system. */
+		tasync_fd_forget(ASYNC_G(rt), sock->socket);
+	}
+	async_io_busy *b = async_io_busy_find(stream);
+	if (b != NULL) {
+		/* Only reachable when nobody could wait for the users to leave
+		 * (see io_quiesce): detach the state from the stream's address. */
+		b->closing = true;
+		async_io_busy_signal(b);
+		async_io_busy_detach(b);
+		async_io_busy_release(b);
+	}
+	return orig->close(stream, close_handle);
+}
+
+/* ---------------------------------------------------------------- accept */
+
+static int io_xport_failed(php_stream_xport_param *xp, int err)
+{
+	xp->outputs.returncode = -1;
+	xp->outputs.error_code = err;
+	if (xp->want_errortext && xp->outputs.error_text == NULL) {
+		xp->outputs.error_text = php_socket_error_str(err);
+	}
+	return PHP_STREAM_OPTION_RETURN_OK;
+}
+
+static int io_accept(php_stream *stream, const php_stream_ops *orig, php_stream_xport_param *xp)
+{
+	php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
+	struct timeval *user_tv = xp->inputs.timeout;
+	/* PHP waits in accept even on a non-blocking stream: so do we. */
+	if (sock == NULL || sock->socket == -1 || (user_tv != NULL && io_tv_is_zero(user_tv))
+			|| async_io_coroutine() == NULL) {
+		return orig->set_option(stream, PHP_STREAM_OPTION_XPORT_API, 0, xp);
+	}
+	if (io_stream_closing(stream)) {
+		return io_xport_failed(xp, EBADF);
+	}
+	uint64_t deadline = async_io_deadline(user_tv);
+	struct timeval zero = { 0, 0 };
+	for (;;) {
+		xp->inputs.timeout = &zero;
+		int rc = orig->set_option(stream, PHP_STREAM_OPTION_XPORT_API, 0, xp);
+		xp->inputs.timeout = user_tv;
+		int err = xp->outputs.error_code;
+		if (rc != PHP_STREAM_OPTION_RETURN_OK || xp->outputs.client != NULL
+				|| (err != ETIMEDOUT && err != EAGAIN && err != EWOULDBLOCK)) {
+			return rc; /* accepted, or failed as PHP fails */
+		}
+		if (xp->outputs.error_text != NULL) {
+			zend_string_release(xp->outputs.error_text);
+			xp->outputs.error_text = NULL;
+		}
+		async_io_status st = io_wait_on(stream, sock->socket, TASYNC_IO_READABLE, deadline);
+		switch (st) {
+			case ASYNC_IO_READY:
+				continue;
+			case ASYNC_IO_TIMEOUT:
+				/* PHP's own accept with a zero timeout: its "timed out". */
+				xp->inputs.timeout = &zero;
+				rc = orig->set_option(stream, PHP_STREAM_OPTION_XPORT_API, 0, xp);
+				xp->inputs.timeout = user_tv;
+				return rc;
+			case ASYNC_IO_UNSUPPORTED:
+				return orig->set_option(stream, PHP_STREAM_OPTION_XPORT_API, 0, xp);
+			case ASYNC_IO_CLOSED:
+				return io_xport_failed(xp, EBADF);
+			case ASYNC_IO_ABORTED:
+				io_mute_rest_of_call();
+				return io_xport_failed(xp, ECANCELED);
+			default:
+				/* C18: stream_socket_accept() fails with its warning. */
+				return io_xport_failed(xp, ECANCELED);
+		}
+	}
+}
+
+/* --------------------------------------------------------------- connect */
+
+/* The host and port of "host:port" / "[v6]:port", as xp_socket.c parses
+ * them; NULL when PHP would report a parse error. */
+static char *io_parse_ip_address(const char *str, size_t len, int *port)
+{
+	if (len > 1 && str[0] == '[') {
+		const char *p = memchr(str + 1, ']', len - 2);
+		if (p == NULL || p[1] != ':') {
+			return NULL;
+		}
+		*port = atoi(p + 2);
+		return estrndup(str + 1, (size_t) (p - str - 1));
+	}
+	const char *colon = len > 0 ? memchr(str, ':', len - 1) : NULL;
+	if (colon == NULL) {
+		return NULL;
+	}
+	*port = atoi(colon + 1);
+	return estrndup(str, (size_t) (colon - str));
+}
+
+static void io_close_socket(php_netstream_data_t *sock)
+{
+	if (sock->socket != -1) {
+		if (ASYNC_G(rt) != NULL) {
+			tasync_fd_forget(ASYNC_G(rt), sock->socket);
+		}
+		closesocket(sock->socket);
+		sock->socket = -1;
+	}
+}
+
+/*
+ * One attempt on a numeric address: PHP's own asynchronous connect (it
+ * creates the socket, applies bindto and the socket options), then the
+ * wait for the outcome through the runtime. Returns 1 connected, 0 failed
+ * (*err set), -1 stop (*err set, or 0 when xp already holds PHP's error),
+ * 2 still connecting (the caller asked for an asynchronous connect).
+ */
+static int io_connect_one(php_stream *stream, const php_stream_ops *orig, php_stream_xport_param *xp,
+		const char *name, bool want_async, uint64_t deadline, int *err)
+{
+	php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
+	php_stream_xport_param one;
+	memset(&one, 0, sizeof(one));
+	one.op = STREAM_XPORT_OP_CONNECT_ASYNC;
+	one.want_errortext = xp->want_errortext;
+	one.inputs.name = (char *) name;
+	one.inputs.namelen = strlen(name);
+	one.inputs.timeout = xp->inputs.timeout;
+	io_delegate_option(stream, orig, PHP_STREAM_OPTION_XPORT_API, 0, &one);
+
+	if (one.outputs.returncode == -1) {
+		*err = one.outputs.error_code;
+		if (*err == 0) {
+			/* Not a network error (a bad bindto, ...): PHP's report. */
+			if (xp->outputs.error_text != NULL) {
+				zend_string_release(xp->outputs.error_text);
+			}
+			xp->outputs.error_text = one.outputs.error_text;
+			return -1;
+		}
+		if (one.outputs.error_text != NULL) {
+			zend_string_release(one.outputs.error_text);
+		}
+		return 0;
+	}
+	if (one.outputs.error_text != NULL) {
+		zend_string_release(one.outputs.error_text);
+	}
+	if (one.outputs.returncode == 0) {
+		if (!want_async) {
+			php_set_sock_blocking(sock->socket, 1);
+		}
+		return 1;
+	}
+	/* In progress. */
+	if (want_async) {
+		*err = EINPROGRESS;
+		return 2;
+	}
+	async_io_status st = async_io_wait_fd(sock->socket, TASYNC_IO_WRITABLE, deadline, NULL);
+	switch (st) {
+		case ASYNC_IO_READY: {
+			int so_error = 0;
+			socklen_t len = sizeof(so_error);
+			if (getsockopt(sock->socket, SOL_SOCKET, SO_ERROR, (char *) &so_error, &len) != 0) {
+				so_error = errno;
+			}
+			if (so_error == 0) {
+				php_set_sock_blocking(sock->socket, 1);
+				return 1;
+			}
+			*err = so_error;
+			io_close_socket(sock);
+			return 0;
+		}
+		case ASYNC_IO_UNSUPPORTED: {
+			/* PHP's own wait. */
+			struct timeval tv, *ptv = NULL;
+			if (deadline != 0) {
+				uint64_t now = tasync_runtime_now(ASYNC_G(rt));
+				uint64_t left = deadline > now ? deadline - now : 0;
+				tv.tv_sec = (time_t) (left / 1000000000u);
+				tv.tv_usec = (suseconds_t) ((left % 1000000000u) / 1000u);
+				ptv = &tv;
+			}
+			int n = php_pollfd_for(sock->socket, POLLIN | POLLOUT, ptv);
+			int so_error = ETIMEDOUT;
+			socklen_t len = sizeof(so_error);
+			if (n > 0 && getsockopt(sock->socket, SOL_SOCKET, SO_ERROR, (char *) &so_error, &len) != 0) {
+				so_error = errno;
+			}
+			if (n > 0 && so_error == 0) {
+				php_set_sock_blocking(sock->socket, 1);
+				return 1;
+			}
+			*err = so_error;
+			io_close_socket(sock);
+			return n > 0 ? 0 : -1;
+		}
+		case ASYNC_IO_TIMEOUT:
+			*err = ETIMEDOUT;
+			break;
+		case ASYNC_IO_ABORTED:
+			io_mute_rest_of_call();
+			*err = ECANCELED;
+			break;
+		default:
+			*err = ECANCELED;
+			break;
+	}
+	/* Timed out, cancelled or aborted: no further address is tried. */
+	io_close_socket(sock);
+	return -1;
+}
+
+/* "host:port" for PHP's own connect, the host numeric. */
+static bool io_numeric_name(const struct sockaddr *sa, socklen_t salen, int port, char *out, size_t outlen)
+{
+	char host[NI_MAXHOST];
+	if (getnameinfo(sa, salen, host, sizeof(host), NULL, 0, NI_NUMERICHOST) != 0) {
+		return false;
+	}
+	int n = sa->sa_family == AF_INET6 ? snprintf(out, outlen, "[%s]:%d", host, port) : snprintf(out, outlen, "%s:%d", host, port);
+	return n > 0 && (size_t) n < outlen;
+}
+
+static int io_connect(php_stream *stream, const php_stream_ops *orig, php_stream_xport_param *xp)
+{
+	const char *label = orig->label;
+	/* unix and udg: connect() does not wait on a network; PHP's own code. */
+	if (strcmp(label, "unix_socket") == 0 || strcmp(label, "udg_socket") == 0) {
+		return io_delegate_option(stream, orig, PHP_STREAM_OPTION_XPORT_API, 0, xp);
+	}
+	int port = 0;
+	char *host = io_parse_ip_address(xp->inputs.name, xp->inputs.namelen, &port);
+	if (host == NULL) {
+		return io_delegate_option(stream, orig, PHP_STREAM_OPTION_XPORT_API, 0, xp);
+	}
+	bool want_async = xp->op == STREAM_XPORT_OP_CONNECT_ASYNC;
+	int socktype = strcmp(label, "udp_socket") == 0 ? SOCK_DGRAM : SOCK_STREAM;
+	uint64_t deadline = async_io_deadline(xp->inputs.timeout);
+
+	/* IPv6 addresses are skipped when bindto is an IPv4 address, as PHP does. */
+	bool skip_v6 = false;
+	zval *bindto;
+	if (PHP_STREAM_CONTEXT(stream) != NULL
+			&& (bindto = php_stream_context_get_option(PHP_STREAM_CONTEXT(stream), "socket", "bindto")) != NULL
+			&& Z_TYPE_P(bindto) == IS_STRING) {
+		int bindport;
+		char *bindhost = io_parse_ip_address(Z_STRVAL_P(bindto), Z_STRLEN_P(bindto), &bindport);
+		skip_v6 = bindhost != NULL && strchr(bindhost, ':') == NULL;
+		if (bindhost != NULL) {
+			efree(bindhost);
+		}
+	}
+
+	/* Name resolution on the thread pool (numeric hosts resolve at once). */
+	struct addrinfo *res = NULL;
+	int gai_error = 0;
+	struct in6_addr probe6;
+	struct in_addr probe4;
+	async_io_status st;
+	if (inet_pton(AF_INET, host, &probe4) == 1 || inet_pton(AF_INET6, host, &probe6) == 1) {
+		struct addrinfo hints;
+		memset(&hints, 0, sizeof(hints));
+		hints.ai_family = AF_UNSPEC;
+		hints.ai_socktype = socktype;
+		hints.ai_flags = AI_NUMERICHOST;
+		gai_error = getaddrinfo(host, NULL, &hints, &res);
+		st = ASYNC_IO_READY;
+	} else {
+		st = async_io_getaddrinfo(host, socktype, &res, &gai_error);
+	}
+	xp->outputs.returncode = -1;
+	xp->outputs.error_code = 0;
+	if (st == ASYNC_IO_ABORTED) {
+		efree(host);
+		io_mute_rest_of_call();
+		return PHP_STREAM_OPTION_RETURN_OK;
+	}
+	if (st == ASYNC_IO_CANCELLED) {
+		efree(host);
+		return io_xport_failed(xp, ECANCELED);
+	}
+	if (st != ASYNC_IO_READY) {
+		/* The pool refused the work: PHP's own connect. */
+		efree(host);
+		return io_delegate_option(stream, orig, PHP_STREAM_OPTION_XPORT_API, 0, xp);
+	}
+	if (gai_error != 0 || res == NULL) {
+		/* php_network_getaddresses' report: a warning, and the error text. */
+		zend_string *msg = gai_error != 0
+			? strpprintf(0, "php_network_getaddresses: getaddrinfo for %s failed: %s", host, gai_strerror(gai_error))
+			: strpprintf(0, "php_network_getaddresses: getaddrinfo for %s failed (null result pointer) errno=%d", host, errno);
+		php_error_docref(NULL, E_WARNING, "%s", ZSTR_VAL(msg));
+		if (xp->want_errortext) {
+			xp->outputs.error_text = msg;
+		} else {
+			zend_string_release(msg);
+		}
+		if (res != NULL) {
+			freeaddrinfo(res);
+		}
+		efree(host);
+		return PHP_STREAM_OPTION_RETURN_OK;
+	}
+
+	int err = 0;
+	int outcome = 0;
+	for (struct addrinfo *ai = res; ai != NULL; ai = ai->ai_next) {
+		if (ai->ai_family != AF_INET && ai->ai_family != AF_INET6) {
+			continue;
+		}
+		if (ai->ai_family == AF_INET6 && skip_v6) {
+			continue;
+		}
+		char name[NI_MAXHOST + 16];
+		if (!io_numeric_name(ai->ai_addr, ai->ai_addrlen, port, name, sizeof(name))) {
+			continue;
+		}
+		outcome = io_connect_one(stream, orig, xp, name, want_async, deadline, &err);
+		if (outcome != 0) {
+			break;
+		}
+		if (deadline != 0 && tasync_runtime_now(ASYNC_G(rt)) >= deadline) {
+			break; /* PHP: "time limit expired; don't attempt any further connections" */
+		}
+	}
+	freeaddrinfo(res);
+	efree(host);
+
+	if (outcome == 1) {
+		xp->outputs.returncode = 0;
+		xp->outputs.error_code = 0;
+		return PHP_STREAM_OPTION_RETURN_OK;
+	}
+	if (outcome == 2) {
+		xp->outputs.returncode = 1; /* pending, as PHP's asynchronous connect */
+		xp->outputs.error_code = EINPROGRESS;
+		return PHP_STREAM_OPTION_RETURN_OK;
+	}
+	if (outcome == -1 && err == 0) {
+		return PHP_STREAM_OPTION_RETURN_OK; /* PHP's own error text is in xp */
+	}
+	xp->outputs.error_code = err;
+	if (err != 0 && xp->want_errortext && xp->outputs.error_text == NULL) {
+		xp->outputs.error_text = php_socket_error_str(err);
+	}
+	return PHP_STREAM_OPTION_RETURN_OK;
+}
+
+/* ------------------------------------------------------- recvfrom / sendto */
+
+/* stream_socket_recvfrom() on a blocking stream: wait until a read would
+ * not block (PHP waits without a timeout there). */
+static async_io_status io_recv_wait(php_stream *stream, php_netstream_data_t *sock)
+{
+	for (;;) {
+		char c;
+		ssize_t n = recv(sock->socket, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+		if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+			return ASYNC_IO_READY;
+		}
+		if (errno == EINTR) {
+			continue;
+		}
+		async_io_status st = io_wait_on(stream, sock->socket, TASYNC_IO_READABLE, 0);
+		if (st != ASYNC_IO_READY) {
+			return st;
+		}
+	}
+}
+
+/* stream_socket_sendto() on a blocking stream: wait for writability. */
+static async_io_status io_send_wait(php_stream *stream, php_netstream_data_t *sock)
+{
+	if (php_pollfd_for_ms(sock->socket, POLLOUT, 0) > 0) {
+		return ASYNC_IO_READY;
+	}
+	return io_wait_on(stream, sock->socket, TASYNC_IO_WRITABLE, 0);
+}
+
+/* ------------------------------------------------------------ set_option */
+
+static int io_sock_set_option(php_stream *stream, int option, int value, void *ptrparam)
+{
+	const php_stream_ops *orig = io_orig(stream);
+	if (option == PHP_STREAM_OPTION_CRYPTO_API) {
+		/* TLS is not made concurrent: from here on the stream is PHP's own. */
+		stream->ops = orig;
+		return orig->set_option(stream, option, value, ptrparam);
+	}
+	if (option != PHP_STREAM_OPTION_XPORT_API || ptrparam == NULL) {
+		return orig->set_option(stream, option, value, ptrparam);
+	}
+	php_stream_xport_param *xp = (php_stream_xport_param *) ptrparam;
+	php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
+	switch (xp->op) {
+		case STREAM_XPORT_OP_CONNECT:
+		case STREAM_XPORT_OP_CONNECT_ASYNC:
+			if (async_io_coroutine() != NULL) {
+				return io_connect(stream, orig, xp);
+			}
+			return io_delegate_option(stream, orig, option, value, ptrparam);
+		case STREAM_XPORT_OP_BIND:
+			return io_delegate_option(stream, orig, option, value, ptrparam);
+		case STREAM_XPORT_OP_ACCEPT:
+			return io_accept(stream, orig, xp);
+		case STREAM_XPORT_OP_RECV:
+		case STREAM_XPORT_OP_SEND:
+			if (sock != NULL && sock->socket != -1 && sock->is_blocked && (xp->inputs.flags & STREAM_OOB) == 0
+					&& async_io_coroutine() != NULL) {
+				bool recv_op = xp->op == STREAM_XPORT_OP_RECV;
+				async_io_status st = recv_op ? io_recv_wait(stream, sock) : io_send_wait(stream, sock);
+				if (st == ASYNC_IO_CANCELLED || st == ASYNC_IO_CLOSED || st == ASYNC_IO_ABORTED) {
+					/* C18: the call fails as a failed recv/send does. */
+					xp->outputs.returncode = -1;
+					if (!recv_op && st != ASYNC_IO_ABORTED) {
+						php_error_docref(NULL, E_WARNING, "%s\n", strerror(st == ASYNC_IO_CLOSED ? EBADF : ECANCELED));
+					}
+					return PHP_STREAM_OPTION_RETURN_OK;
+				}
+			}
+			break;
+		default:
+			break;
+	}
+	return orig->set_option(stream, option, value, ptrparam);
+}
+
+/* ---------------------------------------------------------- transports */
+
+typedef struct io_transport {
+	const char *name;
+	php_stream_transport_factory orig;
+} io_transport;
+
+static io_transport io_transports[] = {
+	{ "tcp", NULL }, { "udp", NULL }, { "unix", NULL }, { "udg", NULL },
+};
+#define IO_TRANSPORTS (sizeof(io_transports) / sizeof(io_transports[0]))
+
+static php_stream *io_socket_factory(const char *proto, size_t protolen, const char *resourcename,
+		size_t resourcenamelen, const char *persistent_id, int options, int flags, struct timeval *timeout,
+		php_stream_context *context STREAMS_DC)
+{
+	php_stream_transport_factory orig = NULL;
+	for (size_t i = 0; i < IO_TRANSPORTS; i++) {
+		if (strlen(io_transports[i].name) == protolen && strncasecmp(io_transports[i].name, proto, protolen) == 0) {
+			orig = io_transports[i].orig;
+			break;
+		}
+	}
+	if (orig == NULL) {
+		return NULL;
+	}
+	php_stream *stream = orig(proto, protolen, resourcename, resourcenamelen, persistent_id, options, flags,
+		timeout, context STREAMS_REL_CC);
+	io_wrap_stream(stream);
+	return stream;
+}
+
+/* ------------------------------------------------- fclose, socket pairs */
+
+static zif_handler orig_fclose, orig_stream_socket_pair;
+static zif_handler orig_stream_socket_accept, orig_stream_socket_client, orig_fsockopen, orig_pfsockopen;
+
+/*
+ * Lets the coroutines waiting on stream leave it before PHP frees it:
+ * their waits end (the fd is forgotten, the write turn released), their
+ * calls fail as on a closed socket, and this one waits until none is
+ * inside the stream any more. False when that cannot be waited for here.
+ */
+static bool io_quiesce(php_stream *stream)
+{
+	async_io_busy *b = async_io_busy_find(stream);
+	if (b == NULL || (b->users == 0 && b->writer == NULL)) {
+		return true;
+	}
+	if (async_io_coroutine() == NULL) {
+		return false;
+	}
+	php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
+	b->closing = true;
+	b->users++; /* the closer keeps b alive; it waits for the others */
+	if (sock != NULL && sock->socket != -1) {
+		tasync_fd_forget(ASYNC_G(rt), sock->socket);
+	}
+	async_io_busy_signal(b);
+	bool ok = true;
+	while (b->users > 1) {
+		async_io_status st = async_io_busy_wait(b, 0, false);
+		if (st == ASYNC_IO_CANCELLED) {
+			/* Still wait: the stream cannot be freed under the others. The
+			 * cancellation is pending again for the next suspension. */
+			continue;
+		}
+		if (st != ASYNC_IO_READY) {
+			ok = false;
+			break;
+		}
+	}
+	b->users--;
+	async_io_busy_release(b);
+	return ok;
+}
+
+static ZEND_NAMED_FUNCTION(async_io_fclose)
+{
+	if (ASYNC_G(rt) != NULL && ZEND_NUM_ARGS() >= 1) {
+		zval *arg = ZEND_CALL_ARG(execute_data, 1);
+		ZVAL_DEREF(arg);
+		if (Z_TYPE_P(arg) == IS_RESOURCE) {
+			php_stream *stream = zend_fetch_resource2(Z_RES_P(arg), NULL, php_file_le_stream(), php_file_le_pstream());
+			if (stream != NULL && async_io_stream_is_socket(stream) && !io_quiesce(stream)) {
+				if (!EG(exception)) {
+					php_error_docref(NULL, E_WARNING, "Cannot close a stream other coroutines are waiting on from here");
+				}
+				RETURN_FALSE;
+			}
+		}
+	}
+	orig_fclose(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+}
+
+static ZEND_NAMED_FUNCTION(async_io_stream_socket_pair)
+{
+	orig_stream_socket_pair(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	if (Z_TYPE_P(return_value) == IS_ARRAY) {
+		zval *zv;
+		ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(return_value), zv) {
+			if (Z_TYPE_P(zv) == IS_RESOURCE) {
+				php_stream *stream = zend_fetch_resource2(Z_RES_P(zv), NULL, php_file_le_stream(), php_file_le_pstream());
+				io_wrap_stream(stream);
+			}
+		} ZEND_HASH_FOREACH_END();
+	}
+}
+
+static ZEND_NAMED_FUNCTION(async_io_stream_socket_accept)
+{
+	IO_MUTABLE_CALL(orig_stream_socket_accept);
+}
+
+static ZEND_NAMED_FUNCTION(async_io_stream_socket_client)
+{
+	IO_MUTABLE_CALL(orig_stream_socket_client);
+}
+
+static ZEND_NAMED_FUNCTION(async_io_fsockopen)
+{
+	IO_MUTABLE_CALL(orig_fsockopen);
+}
+
+static ZEND_NAMED_FUNCTION(async_io_pfsockopen)
+{
+	IO_MUTABLE_CALL(orig_pfsockopen);
+}
+
+/* The PHP function running now is one of the four above. */
+static bool io_in_mutable_call(void)
+{
+	zend_execute_data *ex = EG(current_execute_data);
+	if (ex == NULL || ex->func == NULL || ex->func->type != ZEND_INTERNAL_FUNCTION) {
+		return false;
+	}
+	zif_handler h = ex->func->internal_function.handler;
+	return h == async_io_stream_socket_accept || h == async_io_stream_socket_client || h == async_io_fsockopen
+		|| h == async_io_pfsockopen;
+}
+
+/* ---------------------------------------------------------------- module */
+
+void async_io_streams_startup(void)
+{
+	HashTable *xports = php_stream_xport_get_hash();
+	for (size_t i = 0; i < IO_TRANSPORTS; i++) {
+		php_stream_transport_factory f = zend_hash_str_find_ptr(xports, io_transports[i].name, strlen(io_transports[i].name));
+		if (f != NULL && f != io_socket_factory) {
+			io_transports[i].orig = f;
+			php_stream_xport_register(io_transports[i].name, io_socket_factory);
+		}
+	}
+	orig_fclose = async_io_hook("fclose", async_io_fclose);
+	orig_stream_socket_pair = async_io_hook("stream_socket_pair", async_io_stream_socket_pair);
+	orig_stream_socket_accept = async_io_hook("stream_socket_accept", async_io_stream_socket_accept);
+	orig_stream_socket_client = async_io_hook("stream_socket_client", async_io_stream_socket_client);
+	orig_fsockopen = async_io_hook("fsockopen", async_io_fsockopen);
+	orig_pfsockopen = async_io_hook("pfsockopen", async_io_pfsockopen);
+}
+
+void async_io_streams_shutdown(void)
+{
+	HashTable *xports = php_stream_xport_get_hash();
+	for (size_t i = 0; i < IO_TRANSPORTS; i++) {
+		if (io_transports[i].orig != NULL
+				&& zend_hash_str_find_ptr(xports, io_transports[i].name, strlen(io_transports[i].name)) == io_socket_factory) {
+			php_stream_xport_register(io_transports[i].name, io_transports[i].orig);
+		}
+		io_transports[i].orig = NULL;
+	}
+}

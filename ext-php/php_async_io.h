@@ -1,0 +1,135 @@
+/*
+ * php_async_io.h - transparent concurrency (DESIGN.md section 4, rule C18):
+ * blocking PHP functions called inside a coroutine suspend only that
+ * coroutine. Shared declarations of the io_*.c files:
+ *
+ *   io_hooks.c    the hook table (PHP functions whose handlers are
+ *                 replaced at MINIT), the wait helpers every hook uses,
+ *                 sleep / usleep / time_nanosleep / time_sleep_until
+ *   io_streams.c  socket streams (tcp, udp, unix, udg): the transports'
+ *                 stream ops wrapped so that only the waiting changes;
+ *                 fclose and stream_socket_pair
+ *   io_select.c   stream_select
+ *   io_dns.c      gethostbyname, gethostbynamel, gethostbyaddr and the
+ *                 name resolution of stream connects, on the thread pool
+ *   io_files.c    file_get_contents / file_put_contents of plain files
+ *                 through the runtime's file operations
+ *
+ * The rule every hook follows: when no runtime exists, or the caller is
+ * not a PHP coroutine (the main flow is one, rule C3), or the engine
+ * forbids switching here, PHP's own function runs unchanged. Otherwise the
+ * hook keeps PHP's semantics (return values, warnings, timeouts) and only
+ * replaces the blocking wait by a suspension of the calling coroutine.
+ */
+#ifndef PHP_ASYNC_IO_H
+#define PHP_ASYNC_IO_H
+
+#include "php_async.h"
+
+#include <netdb.h>
+
+/* ---------------------------------------------------------- io_hooks.c */
+
+/*
+ * The coroutine that may suspend in a hooked function now, or NULL when
+ * PHP's blocking behaviour must be kept: no runtime, not inside a PHP
+ * coroutine, an exception pending, or fiber switches blocked by the engine.
+ */
+tasync_coroutine_t *async_io_coroutine(void);
+
+/* How a wait of a hooked function ended. */
+typedef enum async_io_status {
+	ASYNC_IO_READY = 0,     /* the fd is ready / the work is done */
+	ASYNC_IO_TIMEOUT,       /* the deadline passed first */
+	ASYNC_IO_CANCELLED,     /* the coroutine was cancelled: the call fails as
+	                         * documented; the cancellation is pending again
+	                         * (tasync_coroutine_repend_cancellation) and is
+	                         * thrown at the next suspension point */
+	ASYNC_IO_CLOSED,        /* the fd was forgotten: its stream is closing */
+	ASYNC_IO_ABORTED,       /* an exception is pending: the request unwinds,
+	                         * or a cancellation the coroutine already saw
+	                         * fail a call is thrown now */
+	ASYNC_IO_UNSUPPORTED,   /* the runtime cannot wait on this fd: fall back
+	                         * to PHP's own blocking code */
+} async_io_status;
+
+/*
+ * After a core wait returned rc (and err, whose reference this takes): the
+ * C18 treatment of a cancellation (see io_hooks.c), the safe point, the
+ * request's abort. ASYNC_IO_ABORTED means an exception is pending.
+ */
+async_io_status async_io_after_wait(int rc, void *err);
+
+/* Absolute deadline on the runtime's clock for a PHP timeval timeout;
+ * 0 = none (NULL or negative tv_sec, PHP's "no timeout"). */
+uint64_t async_io_deadline(const struct timeval *tv);
+
+/* Waits until fd is ready for events (TASYNC_IO_* bits) or the deadline
+ * (0 = none) passes. Call only when async_io_coroutine() is not NULL. */
+async_io_status async_io_wait_fd(int fd, unsigned events, uint64_t deadline, unsigned *revents);
+
+/* Suspends until aw completes or the deadline passes. */
+async_io_status async_io_await(tasync_awaitable_t *aw, uint64_t deadline);
+
+/* Runs fn(data) on the runtime's thread pool while the coroutine waits.
+ * fn must not touch PHP (no emalloc, no zvals). ASYNC_IO_READY once it ran;
+ * on ASYNC_IO_CANCELLED / ABORTED it has not run or has run to its end. */
+async_io_status async_io_offload(void (*fn)(void *data), void *data);
+
+/* Replaces the handler of an internal function; returns the original one,
+ * or NULL when the function does not exist. Restored by
+ * async_io_unhook_all() at MSHUTDOWN. */
+zif_handler async_io_hook(const char *name, zif_handler handler);
+
+/* ------------------------------------------------- per-stream wait state */
+
+/*
+ * Exists for a stream while a coroutine is suspended in one of its
+ * operations: fclose() then wakes the waiters and lets them leave the
+ * stream before PHP frees it, and writers take turns so that one fwrite()
+ * is not interleaved with another coroutine's.
+ */
+typedef struct async_io_busy {
+	php_stream *stream;            /* NULL once detached */
+	uint32_t users;                /* coroutines suspended in an operation */
+	tasync_coroutine_t *writer;    /* holds the write turn (borrowed) */
+	tasync_awaitable_t *changed;   /* completed at the next change, or NULL */
+	bool closing;                  /* fclose() waits for the users to leave */
+} async_io_busy;
+
+async_io_busy *async_io_busy_find(php_stream *stream);
+/* Finds or creates the state and counts the caller as a user. */
+async_io_busy *async_io_busy_enter(php_stream *stream);
+/* Uncounts a user; frees the state once nobody needs it. */
+void async_io_busy_leave(async_io_busy *b);
+/* Wakes every coroutine waiting for a change of b. */
+void async_io_busy_signal(async_io_busy *b);
+/* Waits for the next change of b, counted as a user of the stream when
+ * as_user (a closer waits without counting itself). */
+async_io_status async_io_busy_wait(async_io_busy *b, uint64_t deadline, bool as_user);
+/* Frees the state if nobody uses it. */
+void async_io_busy_release(async_io_busy *b);
+/* Forgets the stream of b (it is being freed); b lives on for its users. */
+void async_io_busy_detach(async_io_busy *b);
+
+/* ------------------------------------------------------------ startups */
+
+void async_io_streams_startup(void);
+void async_io_streams_shutdown(void);
+void async_io_select_startup(void);
+void async_io_dns_startup(void);
+void async_io_files_startup(void);
+
+/* True when stream's ops are the wrapped socket ops of io_streams.c. */
+bool async_io_stream_is_socket(php_stream *stream);
+
+/* ------------------------------------------------------------ io_dns.c */
+
+/*
+ * getaddrinfo(host, NULL, hints as php_network_getaddresses sets them) on
+ * the thread pool. Returns ASYNC_IO_READY with *gai_error = 0 and *res set
+ * (freeaddrinfo it), or with *gai_error set; or the wait's status.
+ */
+async_io_status async_io_getaddrinfo(const char *host, int socktype, struct addrinfo **res, int *gai_error);
+
+#endif /* PHP_ASYNC_IO_H */
