@@ -56,6 +56,17 @@ static ZEND_INI_MH(OnUpdateStackSize)
 	return SUCCESS;
 }
 
+static ZEND_INI_MH(OnUpdateStackCache)
+{
+	zend_long n = ZEND_STRTOL(ZSTR_VAL(new_value), NULL, 10);
+	if (n < 1 || n > 1048576) {
+		php_error_docref(NULL, E_WARNING, "async.stack_cache must be between 1 and 1048576");
+		return FAILURE;
+	}
+	ASYNC_G(stack_cache) = n;
+	return SUCCESS;
+}
+
 static ZEND_INI_MH(OnUpdateZombieTimeout)
 {
 	double seconds = zend_strtod(ZSTR_VAL(new_value), NULL);
@@ -72,6 +83,7 @@ PHP_INI_BEGIN()
 	STD_PHP_INI_ENTRY("async.backend_dir", "", PHP_INI_ALL, OnUpdateString, backend_dir, zend_async_globals, async_globals)
 	PHP_INI_ENTRY("async.zombie_coroutine_timeout", "2", PHP_INI_ALL, OnUpdateZombieTimeout)
 	PHP_INI_ENTRY("async.stack_size", "512K", PHP_INI_ALL, OnUpdateStackSize)
+	PHP_INI_ENTRY("async.stack_cache", "128", PHP_INI_ALL, OnUpdateStackCache)
 PHP_INI_END()
 
 /* -------------------------------------------------------------- runtime */
@@ -85,6 +97,7 @@ static int create_runtime(tasync_runtime_t **out, char *errbuf, size_t errbuf_si
 	o.backend = ASYNC_G(reactor);
 	o.backend_dir = ASYNC_G(backend_dir) && *ASYNC_G(backend_dir) ? ASYNC_G(backend_dir) : NULL;
 	o.stack_size = (size_t) ASYNC_G(stack_size);
+	o.stack_cache = (uint32_t) ASYNC_G(stack_cache);
 	o.host = &async_host;
 	o.errbuf = errbuf;
 	o.errbuf_size = errbuf_size;

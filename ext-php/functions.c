@@ -232,6 +232,8 @@ typedef struct wait_set {
 	tasync_awaitable_t *cancellation;
 	tasync_awaitable_t **pending; /* scratch for tasync_await_any */
 	uint32_t *pending_index;
+	uint32_t first_open;          /* no item below it is still to be done */
+	bool checked;                 /* tasync_await_any has vetted the items */
 } wait_set;
 
 static void wait_set_free(wait_set *set)
@@ -347,7 +349,24 @@ static int wait_any(tasync_runtime_t *rt, wait_set *set, uint32_t *index, void *
 {
 	uint32_t n = 0;
 	*err = NULL;
-	for (uint32_t i = 0; i < set->count; i++) {
+	while (set->first_open < set->count && set->items[set->first_open].done) {
+		set->first_open++;
+	}
+	if (set->checked) {
+		/* Once the core has vetted the items (C6, wrong runtime), the ones
+		 * that completed meanwhile are taken without another await_any:
+		 * the lowest index first, as tasync_await_any would answer. This
+		 * keeps await_all() of n items O(n) when they complete together
+		 * (one wake-up, then a pass over what is done) instead of n
+		 * registrations of up to n waiters. */
+		for (uint32_t i = set->first_open; i < set->count; i++) {
+			if (!set->items[i].done && tasync_awaitable_is_completed(set->items[i].aw)) {
+				*index = i;
+				return 0;
+			}
+		}
+	}
+	for (uint32_t i = set->first_open; i < set->count; i++) {
 		if (!set->items[i].done) {
 			set->pending[n] = set->items[i].aw;
 			set->pending_index[n] = i;
@@ -357,6 +376,7 @@ static int wait_any(tasync_runtime_t *rt, wait_set *set, uint32_t *index, void *
 	ZEND_ASSERT(n > 0);
 	int rc = tasync_await_any(rt, set->pending, n, set->cancellation, err);
 	if (rc >= 0) {
+		set->checked = true;
 		*index = set->pending_index[rc];
 		return 0;
 	}

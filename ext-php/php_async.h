@@ -176,6 +176,7 @@ ZEND_BEGIN_MODULE_GLOBALS(async)
 	char *backend_dir;
 	double zombie_timeout;
 	zend_long stack_size;
+	zend_long stack_cache;
 
 	tasync_runtime_t *rt;
 	tasync_coroutine_t *main_co;      /* borrowed from the runtime */

@@ -14,4 +14,6 @@ for so in "$build"/backends/tasync-backend-*.so; do
         php -n -d extension="$ext" -d async.backend_dir="$build/backends" -d async.reactor="$backend" \
             -d memory_limit=-1 "$here/$script.php"
     done
+    php -n -d extension="$ext" -d async.backend_dir="$build/backends" -d async.reactor="$backend" \
+        -d memory_limit=-1 -d async.stack_cache=10000 "$here/delays.php"
 done

@@ -84,6 +84,7 @@ TASYNC_API int tasync_runtime_run(tasync_runtime_t *rt) {
     rt->main->cancel_requested = false;
     rt->release_error(rt->main->cancel_error);
     rt->main->cancel_error = nullptr;
+    rt->stacks->flush_retired();
     if (rt->deadlock) return TASYNC_EDEADLOCK;
     if (rt->fatal_error != nullptr && rt->fatal_unhandled) return TASYNC_EFAILED;
     return w.code == -ECANCELED ? 0 : w.code;

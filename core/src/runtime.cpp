@@ -806,6 +806,8 @@ void tasync_runtime::poll(bool may_block) {
         }
     }
     if (timeout != 0) {
+        // About to wait: a good moment to give retired stacks back.
+        stacks->flush_retired();
         polling.store(true, std::memory_order_seq_cst);
         if (has_posts.load(std::memory_order_seq_cst)) timeout = 0;
     }

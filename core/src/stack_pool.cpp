@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 
@@ -84,9 +85,11 @@ StackPool::StackPool(std::size_t stack_size, std::size_t cache_max, std::size_t 
     std::size_t per = (8u << 20) / stack_size_;
     stacks_per_slab_ = per < 1 ? 1 : (per > 64 ? 64 : per);
     cache_.reserve(cache_max_);
+    retired_.reserve(kRetiredBatch);
 }
 
 StackPool::~StackPool() {
+    retired_.clear();
     while (slabs_ != nullptr) drop_slab(slabs_);
 }
 
@@ -152,6 +155,13 @@ void StackPool::populate_top(const Stack &s) noexcept {
 }
 
 Stack StackPool::allocate_slow() noexcept {
+    if (!retired_.empty()) {
+        // Still warm and still counted as held by its slab.
+        Stack s = retired_.back();
+        retired_.pop_back();
+        ++stats_.live;
+        return s;
+    }
     if (cold_slabs_ != nullptr) {
         // Reuse a trimmed stack: its guard is still in place.
         Slab *slab = cold_slabs_;
@@ -187,32 +197,60 @@ Stack StackPool::allocate_slow() noexcept {
     return s;
 }
 
-void StackPool::trim(Stack s) noexcept {
-    // Give the pages back; the guard region stays installed. MADV_FREE lets
-    // the kernel take them when it needs memory, and costs nothing if the
-    // stack is reused first (a page fault costs ~10-18 us on a VM).
+// Gives the pages of [from, to) back, guard regions inside included (a
+// MADV_GUARD_INSTALL guard survives MADV_FREE and MADV_DONTNEED; an
+// mprotect guard holds no pages), and files the range's stacks as cold.
+void StackPool::trim_range(Slab *slab, char *from, char *to, std::size_t stacks) noexcept {
+    // MADV_FREE lets the kernel take the pages when it needs memory, and
+    // costs nothing if the stack is reused first (a page fault costs
+    // ~10-18 us on a VM).
 #ifdef MADV_FREE
-    if (!free_works_ || madvise(s.base + guard_size_, s.size - guard_size_, MADV_FREE) != 0) {
+    if (!free_works_ || madvise(from, static_cast<std::size_t>(to - from), MADV_FREE) != 0) {
         free_works_ = false;
-        madvise(s.base + guard_size_, s.size - guard_size_, MADV_DONTNEED);
+        madvise(from, static_cast<std::size_t>(to - from), MADV_DONTNEED);
     }
 #else
-    madvise(s.base + guard_size_, s.size - guard_size_, MADV_DONTNEED);
+    madvise(from, static_cast<std::size_t>(to - from), MADV_DONTNEED);
 #endif
-    ++stats_.trims;
-    Slab *slab = s.slab;
-    --slab->holders;
-    if (slab->holders == 0 && slab->handed == slab->count) {
-        drop_slab(slab);
-        return;
+    stats_.trims += stacks;
+    for (char *p = from - guard_size_; p < to; p += stack_size_) {
+        slab->cold.push_back(static_cast<std::uint32_t>((p - slab->base) / stack_size_));
     }
-    slab->cold.push_back(static_cast<std::uint32_t>((s.base - slab->base) / stack_size_));
     if (!slab->in_cold_list) {
         slab->cold_next = cold_slabs_;
         if (cold_slabs_ != nullptr) cold_slabs_->cold_prev = slab;
         cold_slabs_ = slab;
         slab->in_cold_list = true;
     }
+}
+
+void StackPool::flush_retired() noexcept {
+    if (retired_.empty()) return;
+    std::sort(retired_.begin(), retired_.end(), [](const Stack &a, const Stack &b) { return a.base < b.base; });
+    std::size_t i = 0;
+    while (i < retired_.size()) {
+        // The retired stacks of one slab (adjacent after the sort: slabs
+        // do not overlap).
+        Slab *slab = retired_[i].slab;
+        std::size_t j = i;
+        while (j < retired_.size() && retired_[j].slab == slab) ++j;
+        slab->holders -= j - i;
+        if (slab->holders == 0 && slab->handed == slab->count) {
+            stats_.trims += j - i;
+            drop_slab(slab);
+        } else {
+            // One madvise per run of neighbouring stacks.
+            std::size_t k = i;
+            while (k < j) {
+                std::size_t e = k + 1;
+                while (e < j && retired_[e].base == retired_[e - 1].base + stack_size_) ++e;
+                trim_range(slab, retired_[k].base + guard_size_, retired_[e - 1].top(), e - k);
+                k = e;
+            }
+        }
+        i = j;
+    }
+    retired_.clear();
 }
 
 }  // namespace tasync::detail

@@ -51,13 +51,45 @@ TEST(StackPoolTest, BurstIsReturnedToTheKernel) {
     std::size_t peak = pool.stats().mapped_bytes;
     for (auto &x : s) pool.release(x);
     EXPECT_EQ(pool.stats().cached, 16u);
+    // Retired stacks go back in batches as they accumulate; what is left
+    // goes when the runtime is about to wait (flush_retired).
+    EXPECT_LT(pool.retired(), 256u);
+    pool.flush_retired();
+    EXPECT_EQ(pool.retired(), 0u);
     EXPECT_LT(pool.stats().mapped_bytes, peak / 10);
+    EXPECT_EQ(pool.stats().trims, 2000u - 16u);
     // Trimmed stacks are reused before new slabs are mapped.
     auto maps = pool.stats().slab_maps;
     std::vector<Stack> again;
     for (int i = 0; i < 40; ++i) again.push_back(pool.allocate());
     EXPECT_LE(pool.stats().slab_maps - maps, 1u);
     for (auto &x : again) pool.release(x);
+}
+
+TEST(StackPoolTest, RetiredStacksAreReusedWarmBeforeTheyAreReturned) {
+    StackPool pool(64 * 1024, 2);
+    std::vector<Stack> s;
+    for (int i = 0; i < 10; ++i) s.push_back(pool.allocate());
+    const auto maps = pool.stats().slab_maps;
+    for (auto &x : s) pool.release(x);  // 2 cached, 8 retired
+    EXPECT_EQ(pool.retired(), 8u);
+    EXPECT_EQ(pool.stats().trims, 0u) << "no system call per release";
+    std::vector<Stack> again;
+    for (int i = 0; i < 10; ++i) again.push_back(pool.allocate());
+    EXPECT_EQ(pool.retired(), 0u);
+    EXPECT_EQ(pool.stats().trims, 0u);
+    EXPECT_EQ(pool.stats().slab_maps, maps);
+    for (auto &x : again) pool.release(x);
+    // A partly used slab: the retired neighbours are freed together and
+    // become cold stacks that are handed out again.
+    Stack keep = pool.allocate();
+    pool.flush_retired();
+    EXPECT_GT(pool.stats().trims, 0u);
+    std::vector<Stack> third;
+    for (int i = 0; i < 9; ++i) third.push_back(pool.allocate());
+    EXPECT_EQ(pool.stats().slab_maps, maps);
+    for (auto &x : third) pool.release(x);
+    pool.release(keep);
 }
 
 TEST(StackPoolTest, GuardRegionIsInaccessible) {
