@@ -138,11 +138,16 @@ TEST_F(Wakeup, G7_ManyWakeupsFromManyThreadsUnderLoad) {
     ASSERT_EQ(B().io_start(io, TASYNC_IO_READABLE), 0);
     ASSERT_EQ(put(p.b, 1), 1);
 
+    // The threads start together once the loop is about to run: started
+    // freely, they can finish the whole flood before its first iteration
+    // on a busy machine, and then nothing was served "under load".
     constexpr int kThreads = 4, kEach = 20000;
     std::atomic<int> done{0};
+    std::atomic<bool> go{false};
     std::vector<std::thread> flood;
     for (int i = 0; i < kThreads; i++) {
         flood.emplace_back([&] {
+            while (!go) std::this_thread::yield();
             for (int k = 0; k < kEach; k++) {
                 if (B().loop_wakeup(loop) != 0) ADD_FAILURE() << "loop_wakeup failed";
             }
@@ -155,10 +160,11 @@ TEST_F(Wakeup, G7_ManyWakeupsFromManyThreadsUnderLoad) {
     // loaded 2-CPU machine (CI runs the phpt suites beside this test) each
     // of the 80 000 wakeups may be a system call that waits for a CPU, so it
     // stays well below meson's timeout rather than near the usual 0.1 s.
-    while (done < kThreads && mono_ns() - flood_start < static_cast<std::uint64_t>(90 * kSec)) {
+    go = true;
+    do {
         loop.run(100 * kMs);
         runs++;
-    }
+    } while (done < kThreads && mono_ns() - flood_start < static_cast<std::uint64_t>(90 * kSec));
     for (std::thread &t : flood) t.join();
     EXPECT_EQ(done.load(), kThreads);
     EXPECT_GT(pipe_ctx.bytes, 0);
