@@ -15,12 +15,12 @@ static_assert(sizeof(void *) == 8, "the pinned layout is for LP64");
 
 TEST(AbiLayout, Version) {
     EXPECT_EQ(TASYNC_ABI_VERSION_MAJOR, 1);
-    EXPECT_EQ(TASYNC_ABI_VERSION_MINOR, 0);
-    EXPECT_EQ(TASYNC_ABI_VERSION, 0x10000u);
+    EXPECT_EQ(TASYNC_ABI_VERSION_MINOR, 1);
+    EXPECT_EQ(TASYNC_ABI_VERSION, 0x10001u);
 }
 
 TEST(AbiLayout, BackendTable) {
-    PIN_SIZE(tasync_backend_t, 184);
+    PIN_SIZE(tasync_backend_t, 192);
     PIN_OFF(tasync_backend_t, size, 0);
     PIN_OFF(tasync_backend_t, abi_version, 4);
     PIN_OFF(tasync_backend_t, name, 8);
@@ -45,6 +45,7 @@ TEST(AbiLayout, BackendTable) {
     PIN_OFF(tasync_backend_t, op_cancel, 160);
     PIN_OFF(tasync_backend_t, work_submit, 168);
     PIN_OFF(tasync_backend_t, work_cancel, 176);
+    PIN_OFF(tasync_backend_t, loop_fork, 184);
     EXPECT_EQ(TASYNC_BACKEND_REQUIRED_SIZE, 152u);
 }
 

@@ -293,6 +293,13 @@ static void registry_unwatch(struct tasync_loop *l, int signum) {
     pthread_mutex_unlock(&g_sig_mu);
 }
 
+/* The registry stays consistent across fork(): its lock is held through
+ * it. In the child, slots of loops of threads that did not survive stay
+ * claimed and may still be sent a (spurious) wakeup; nothing else reads
+ * them. */
+static void sig_atfork_prepare(void) { pthread_mutex_lock(&g_sig_mu); }
+static void sig_atfork_unlock(void) { pthread_mutex_unlock(&g_sig_mu); }
+
 static int loop_watch_signal(struct tasync_loop *l, int signum) {
     int rc;
     if (l->sig_count[signum]++ > 0) return 0;
@@ -911,6 +918,16 @@ static void ev_handle_close_(tasync_handle_t *h) {
 
 /* ============================================================= table */
 
+/* G11: libev re-creates its epoll set and its wakeup pipe at the next
+ * ev_run and registers every watcher again (ev_loop_fork); until then it
+ * only records changes. Our own kernel objects are pidfds, which the child
+ * may keep (a pidfd of a process that is not its child reports -1). */
+static int ev_loop_fork_(tasync_loop_t *loop) {
+    if (loop == NULL) return -EINVAL;
+    ev_loop_fork(loop->ev);
+    return 0;
+}
+
 static char g_version[64];
 
 static tasync_backend_t g_table = {
@@ -938,11 +955,13 @@ static tasync_backend_t g_table = {
     NULL,
     NULL,
     NULL,
+    ev_loop_fork_,
 };
 
 /* Runs once when the shared object is loaded: fills in what depends on the
  * library and kernel found at run time. */
 __attribute__((constructor)) static void ev_backend_init(void) {
+    pthread_atfork(sig_atfork_prepare, sig_atfork_unlock, sig_atfork_unlock);
     int fd = -1;
     snprintf(g_version, sizeof(g_version), "libev %d.%d", ev_version_major(), ev_version_minor());
 #if defined(SYS_pidfd_open) && !defined(TASYNC_EV_TEST_NO_PIDFD)

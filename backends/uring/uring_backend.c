@@ -88,7 +88,8 @@ enum ud_tag {
 enum op_state {
     OPS_CANCEL = 1,      /* op_cancel was called */
     OPS_POLLING = 2,     /* waiting for readiness before trying again */
-    OPS_CONNECTING = 4   /* connect in progress: result is SO_ERROR */
+    OPS_CONNECTING = 4,  /* connect in progress: result is SO_ERROR */
+    OPS_LOST = 8         /* in the parent's ring at a fork (G11): -ECANCELED */
 };
 
 struct tasync_handle;
@@ -132,6 +133,8 @@ struct tasync_loop {
     uint64_t timer_seq;
     /* Completion operations in flight (linked through internal[2..3]). */
     tasync_op_t *ops;
+    int lost_ops;     /* some are OPS_LOST: finish them at the next loop_run */
+    unsigned entries; /* queue depth, for the ring a forked child makes */
 };
 
 struct tasync_handle {
@@ -650,6 +653,37 @@ static void forward_to_other_loops(struct tasync_loop *l, int signum) {
     pthread_mutex_unlock(&g_sig_mu);
 }
 
+/* fork (G11): the bookkeeping stays consistent across fork() (the lock is
+ * held through it), and the child, where only the forking thread lives,
+ * keeps that thread's watches only: the others' entries are dropped, the
+ * handler re-sends to the new thread id, signals nobody watches any more get
+ * their old disposition back, and loops rejoin the fan-out list when
+ * loop_fork is called for them. */
+static void sig_atfork_prepare(void) { pthread_mutex_lock(&g_sig_mu); }
+static void sig_atfork_parent(void) { pthread_mutex_unlock(&g_sig_mu); }
+static void sig_atfork_child(void) {
+    struct sig_thread *t = g_sig_threads;
+    int s;
+    while (t != NULL) {
+        struct sig_thread *next = t->next;
+        if (t != t_sig) free(t);
+        t = next;
+    }
+    g_sig_threads = t_sig;
+    if (t_sig != NULL) {
+        t_sig->next = NULL;
+        t_sig->tid = current_tid();
+    }
+    for (s = 1; s < NSIG; s++) {
+        int users = t_sig != NULL && t_sig->refs[s] > 0;
+        if (g_sig_users[s] > 0 && !users) sigaction(s, &g_sig_old[s], NULL);
+        g_sig_users[s] = users;
+        atomic_store(&g_sig_target[s], users ? (int)t_sig->tid : 0);
+    }
+    g_sig_loops = NULL;
+    pthread_mutex_unlock(&g_sig_mu);
+}
+
 /* ------------------------------------------------------------ child reaping */
 
 /* Stops the SIGCHLD watch of a child handle without a pidfd. */
@@ -1134,11 +1168,24 @@ static const unsigned k_ring_flags[] = {
     IORING_SETUP_CLAMP,
 };
 
+static int ring_setup(unsigned entries, struct io_uring *ring) {
+    size_t i;
+    int rc = -EINVAL;
+    for (i = 0; i < sizeof(k_ring_flags) / sizeof(k_ring_flags[0]); i++) {
+        struct io_uring_params p;
+        memset(&p, 0, sizeof(p));
+        p.flags = k_ring_flags[i];
+        rc = io_uring_queue_init_params(entries, ring, &p);
+        if (rc == 0) break;
+        if (rc != -EINVAL) break;
+    }
+    return rc;
+}
+
 static int uring_loop_create_(const tasync_loop_options_t *opts, tasync_loop_t **out) {
     struct tasync_loop *l;
     unsigned entries = DEFAULT_QUEUE_DEPTH;
-    size_t i;
-    int rc = -EINVAL;
+    int rc;
     if (out == NULL) return -EINVAL;
     if (opts != NULL && opts->size >= offsetof(tasync_loop_options_t, reserved0) && opts->queue_depth != 0)
         entries = opts->queue_depth < 4 ? 4 : opts->queue_depth;
@@ -1146,15 +1193,9 @@ static int uring_loop_create_(const tasync_loop_options_t *opts, tasync_loop_t *
     if (l == NULL) return -ENOMEM;
     l->wake_fd = -1;
     l->sig_fd = -1;
+    l->entries = entries;
     sigemptyset(&l->sig_mask);
-    for (i = 0; i < sizeof(k_ring_flags) / sizeof(k_ring_flags[0]); i++) {
-        struct io_uring_params p;
-        memset(&p, 0, sizeof(p));
-        p.flags = k_ring_flags[i];
-        rc = io_uring_queue_init_params(entries, &l->ring, &p);
-        if (rc == 0) break;
-        if (rc != -EINVAL) break;
-    }
+    rc = ring_setup(entries, &l->ring);
     if (rc != 0) {
         set_setup_error(opts, rc);
         free(l);
@@ -1172,6 +1213,75 @@ static int uring_loop_create_(const tasync_loop_options_t *opts, tasync_loop_t *
     if (queue_internal_poll(l, l->wake_fd, TAG_WAKE) == 0) l->wake_armed = 1;
     *out = l;
     return 0;
+}
+
+/* G11, in a child after fork(): the ring, the wakeup eventfd and the
+ * signalfd are shared with the parent (and a SINGLE_ISSUER ring refuses the
+ * child anyway), so the loop gets new ones; the child's mapping of the old
+ * ring is dropped, which leaves the parent's intact. Every request of the
+ * old ring is forgotten: the polls of the handles are queued again for the
+ * next loop_run, and completion ops finish there with -ECANCELED. */
+static int uring_loop_fork_(tasync_loop_t *loop) {
+    struct tasync_loop *l = loop;
+    struct io_uring old = l->ring;
+    struct tasync_handle *h, *next;
+    tasync_op_t *op;
+    int rc, wake, sig = -1;
+    if (l == NULL) return -EINVAL;
+    rc = ring_setup(l->entries, &l->ring);
+    if (rc != 0) {
+        l->ring = old;
+        return rc;
+    }
+    wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (wake >= 0 && l->sig_fd >= 0) sig = signalfd(-1, &l->sig_mask, SFD_NONBLOCK | SFD_CLOEXEC);
+    if (wake < 0 || (l->sig_fd >= 0 && sig < 0)) {
+        rc = -errno;
+        if (wake >= 0) close(wake);
+        io_uring_queue_exit(&l->ring);
+        l->ring = old;
+        return rc;
+    }
+    io_uring_queue_exit(&old);
+    close(l->wake_fd);
+    l->wake_fd = wake;
+    if (l->sig_fd >= 0) {
+        close(l->sig_fd);
+        l->sig_fd = sig;
+    }
+    l->kreqs = 0;
+    l->wake_armed = 0;
+    l->sig_armed = 0;
+    if (queue_internal_poll(l, l->wake_fd, TAG_WAKE) == 0) l->wake_armed = 1;
+    for (h = l->all; h != NULL; h = next) {
+        next = h->all_next;
+        h->armed = 0;
+        h->removing = 0;
+        if (h->closed) maybe_release(h);
+        else if ((h->kind == K_IO && h->events != 0) || (h->kind == K_CHILD && !h->reaped && h->pidfd >= 0))
+            mark_dirty(h);
+    }
+    for (op = l->ops; op != NULL; op = op->internal[3]) {
+        op_set_state(op, op_state(op) | OPS_LOST);
+        l->lost_ops = 1;
+    }
+    if (l->sig_registered) {
+        pthread_mutex_lock(&g_sig_mu);
+        l->sig_loop_next = g_sig_loops;
+        g_sig_loops = l;
+        pthread_mutex_unlock(&g_sig_mu);
+    }
+    return 0;
+}
+
+/* Ops that were in the parent's ring at a fork (G11). */
+static void finish_lost_ops(struct tasync_loop *l) {
+    tasync_op_t *op, *next;
+    l->lost_ops = 0;
+    for (op = l->ops; op != NULL; op = next) {
+        next = op->internal[3];
+        if (op_state(op) & OPS_LOST) op_finish(l, op, -ECANCELED);
+    }
 }
 
 /* Marks h closed and drops what it holds outside the ring. Idempotent. */
@@ -1285,6 +1395,7 @@ static int uring_loop_run_(tasync_loop_t *loop, int64_t timeout_ns) {
     unsigned extra, max_extra;
     loop->dispatched = 0;
     loop->in_run++;
+    if (loop->lost_ops) finish_lost_ops(loop);
     flush_dirty(loop);
     if (wait != 0 && (io_uring_cq_ready(ring) > 0 || loop->sigchld_check || atomic_load(&loop->sig_forward_pending)))
         wait = 0;
@@ -1539,6 +1650,7 @@ static tasync_backend_t g_table = {
     uring_op_cancel_,
     NULL,
     NULL,
+    uring_loop_fork_,
 };
 
 /* Finds the version of the liburing actually loaded from its file name
@@ -1579,6 +1691,7 @@ __attribute__((constructor)) static void uring_backend_init(void) {
             g_op_mask |= TASYNC_OP_BIT(ops[i].tasync);
     }
     if (probe != NULL) io_uring_free_probe(probe);
+    pthread_atfork(sig_atfork_prepare, sig_atfork_parent, sig_atfork_child);
     g_table.op_mask = g_op_mask;
     if (g_op_mask != 0) g_table.capabilities |= TASYNC_CAP_COMPLETION;
 #ifndef TASYNC_URING_TEST_NO_PIDFD

@@ -638,6 +638,19 @@ static int uv_work_cancel_(tasync_loop_t *loop, tasync_work_t *work) {
     return uv_cancel((uv_req_t *)&w->req) == 0 ? 0 : -EBUSY;
 }
 
+/* ------------------------------------------------------------------ fork */
+
+/* G11: libuv gives the loop a new epoll set, wakeup and signal pipe and
+ * registers every watcher again (uv_loop_fork). Work on libuv's thread pool
+ * cannot be finished in the child: the pool's threads stayed in the parent
+ * and libuv would keep counting the requests, so the fork is refused while
+ * any is in flight. The timer heap lives in our memory and needs nothing. */
+static int uv_loop_fork_(tasync_loop_t *loop) {
+    if (loop == NULL) return -EINVAL;
+    if (loop->pending_work > 0) return -EBUSY;
+    return uv_loop_fork(&loop->uv);
+}
+
 /* ----------------------------------------------------------------- table */
 
 static char g_version[64];
@@ -667,6 +680,7 @@ static tasync_backend_t g_table = {
     NULL,
     uv_work_submit_,
     uv_work_cancel_,
+    uv_loop_fork_,
 };
 
 /* Runs once when the shared object is loaded: fills in what depends on the

@@ -46,8 +46,8 @@ void fd_callback(tasync_handle_t *, void *data, int status, unsigned revents) {
         unsigned want = union_of(watch);
         if (want != watch->interest) {
             watch->interest = want;
-            if (want == 0) rt->ops->io_stop(watch->handle);
-            else rt->ops->io_start(watch->handle, want);
+            if (want == 0) rt->reactor()->io_stop(watch->handle);
+            else rt->reactor()->io_start(watch->handle, want);
         }
     }
 }
@@ -110,7 +110,7 @@ void child_callback(tasync_handle_t *, void *data, int, int exit_status, int ter
         rt->wake(w->wait, 0);
     }
     rt->child_watches.erase(watch->pid);
-    rt->ops->handle_close(watch->handle);
+    rt->reactor()->handle_close(watch->handle);
     delete watch;
 }
 
@@ -130,7 +130,7 @@ void child_cleanup(Wait *w) {
             // Nobody waits any more: stop watching (the child stays unreaped
             // for a later waiter or the host).
             cw->rt->child_watches.erase(cw->watch->pid);
-            cw->rt->ops->handle_close(cw->watch->handle);
+            cw->rt->reactor()->handle_close(cw->watch->handle);
             delete cw->watch;
         }
     }
@@ -179,7 +179,7 @@ bool offload_on_cancel(Wait *w) {
     tasync_runtime *rt = ow->rt;
     if (rt->ops->capabilities & TASYNC_CAP_OFFLOAD) {
         // The backend calls done with -ECANCELED if it had not started.
-        rt->ops->work_cancel(rt->loop, &ow->work);
+        rt->reactor()->work_cancel(rt->loop, &ow->work);
         return false;
     }
     if (rt->pool && rt->pool->cancel(&ow->work)) {
@@ -214,7 +214,7 @@ TASYNC_API int tasync_await_fd(tasync_runtime_t *rt, int fd, unsigned events, ta
         watch = new FdWatch;
         watch->rt = rt;
         watch->fd = fd;
-        int rc = rt->ops->io_open(rt->loop, fd, &fd_callback, watch, &watch->handle);
+        int rc = rt->reactor()->io_open(rt->loop, fd, &fd_callback, watch, &watch->handle);
         if (rc != 0) {
             delete watch;
             return system_error(rt, rc, "cannot watch the file descriptor", out_error);
@@ -231,7 +231,7 @@ TASYNC_API int tasync_await_fd(tasync_runtime_t *rt, int fd, unsigned events, ta
     }
     unsigned want = watch->interest | events;
     if (want != watch->interest) {
-        int rc = rt->ops->io_start(watch->handle, want);
+        int rc = rt->reactor()->io_start(watch->handle, want);
         if (rc != 0) {
             w.cancel.detach();
             return system_error(rt, rc, "cannot watch the file descriptor", out_error);
@@ -259,7 +259,7 @@ TASYNC_API void tasync_fd_forget(tasync_runtime_t *rt, int fd) {
     if (watch == nullptr) return;
     rt->fd_watches[fd] = nullptr;
     while (FdWaiter *f = watch->waiters.pop_front()) rt->wake(f->wait, -EBADF);
-    rt->ops->handle_close(watch->handle);
+    rt->reactor()->handle_close(watch->handle);
     // Waits still point at the watch until they resume; they only unlink
     // their node, which pop_front already did.
     delete watch;
@@ -277,7 +277,7 @@ TASYNC_API int tasync_await_signal(tasync_runtime_t *rt, int signum, tasync_awai
         watch = new SignalWatch;
         watch->rt = rt;
         watch->signum = signum;
-        int rc = rt->ops->signal_open(rt->loop, signum, &signal_callback, watch, &watch->handle);
+        int rc = rt->reactor()->signal_open(rt->loop, signum, &signal_callback, watch, &watch->handle);
         if (rc != 0) {
             delete watch;
             return system_error(rt, rc, "cannot watch the signal", out_error);
@@ -320,7 +320,7 @@ TASYNC_API int tasync_await_child(tasync_runtime_t *rt, int pid, tasync_awaitabl
         watch = new ChildWatch;
         watch->rt = rt;
         watch->pid = pid;
-        int rc = rt->ops->child_open(rt->loop, pid, &child_callback, watch, &watch->handle);
+        int rc = rt->reactor()->child_open(rt->loop, pid, &child_callback, watch, &watch->handle);
         if (rc != 0) {
             delete watch;
             return system_error(rt, rc, "cannot wait for the child process", out_error);
@@ -338,7 +338,7 @@ TASYNC_API int tasync_await_child(tasync_runtime_t *rt, int pid, tasync_awaitabl
     if (!w.cancel.attach(&w, cancellation)) {
         if (watch->waiters.empty()) {
             rt->child_watches.erase(pid);
-            rt->ops->handle_close(watch->handle);
+            rt->reactor()->handle_close(watch->handle);
             delete watch;
         }
         return cancelled_at_once(rt, w, out_error);
@@ -377,7 +377,7 @@ TASYNC_API int tasync_offload(tasync_runtime_t *rt, void (*fn)(void *data), void
         return cancelled_at_once(rt, w, out_error);
     }
     if (rt->ops->capabilities & TASYNC_CAP_OFFLOAD) {
-        int rc = rt->ops->work_submit(rt->loop, &w.work);
+        int rc = rt->reactor()->work_submit(rt->loop, &w.work);
         if (rc != 0) {
             w.cancel.detach();
             return system_error(rt, rc, "cannot offload work", out_error);

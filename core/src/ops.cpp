@@ -63,7 +63,7 @@ bool op_on_cancel(Wait *base) {
     auto *w = static_cast<OpWait *>(base);
     if (w->in_flight && !w->cancel_sent) {
         w->cancel_sent = true;
-        w->rt->ops->op_cancel(w->rt->loop, w->op);
+        w->rt->reactor()->op_cancel(w->rt->loop, w->op);
     }
     return false;
 }
@@ -96,7 +96,7 @@ int run_native(tasync_runtime *rt, tasync_op_t *op, tasync_awaitable *cancellati
     op->cb = &op_done;
     op->data = &w;
     op->result = 0;
-    int rc = rt->ops->op_submit(rt->loop, op);
+    int rc = rt->reactor()->op_submit(rt->loop, op);
     if (rc != 0) return op_failed(rt, op, rc, out_error);
     w.in_flight = true;
     ++rt->jobs_in_flight;

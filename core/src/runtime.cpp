@@ -6,7 +6,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
+#include <mutex>
 #include <new>
+
+#include <pthread.h>
 
 namespace tasync::detail {
 
@@ -234,7 +238,117 @@ std::string tasync_runtime::format_location(const tasync_location_t &loc) {
     return std::string(loc.file) + ":" + std::to_string(loc.line);
 }
 
+// ------------------------------------------------------------------- fork
+namespace tasync::detail {
+namespace {
+
+// What a child abandons: the parent's thread pool (its threads did not
+// survive the fork) and, when the reactor could not be re-created, the
+// parent's loop (destroying it would undo the parent's registrations).
+// Kept reachable on purpose.
+std::vector<void *> g_abandoned;
+
+// Only the forking thread's runtime matters in the child; its pool lock and
+// post lock are held across fork() so that the child sees every offloaded
+// job either queued, running (lost) or posted, never half-posted.
+void atfork_prepare() {
+    tasync_runtime *rt = tls_runtime;
+    if (rt == nullptr) return;
+    if (rt->pool) rt->pool->mutex().lock();
+    rt->post_mu.lock();
+}
+void atfork_parent() {
+    tasync_runtime *rt = tls_runtime;
+    if (rt == nullptr) return;
+    rt->post_mu.unlock();
+    if (rt->pool) rt->pool->mutex().unlock();
+}
+void atfork_child() {
+    tasync_runtime *rt = tls_runtime;
+    if (rt == nullptr) return;
+    rt->post_mu.unlock();
+    if (rt->pool) rt->pool->mutex().unlock();
+    rt->forked = true;  // acted on at the first use (tasync_runtime::after_fork)
+}
+
+// The table a child's runtime uses when its reactor could not be
+// re-created: the clock still works (timers still fire, sleeping in
+// loop_run), every operation on the loop is refused.
+int refuse_open_fd(tasync_loop_t *, int, tasync_io_cb, void *, tasync_handle_t **) { return -ENOTRECOVERABLE; }
+int refuse_io(tasync_handle_t *, unsigned) { return -ENOTRECOVERABLE; }
+int refuse_io_stop(tasync_handle_t *) { return 0; }
+void refuse_close(tasync_handle_t *) {}
+void refuse_destroy(tasync_loop_t *) {}
+int refuse_wakeup(tasync_loop_t *) { return 0; }
+int refuse_timer_open(tasync_loop_t *, tasync_timer_cb, void *, tasync_handle_t **) { return -ENOTRECOVERABLE; }
+int refuse_timer_start(tasync_handle_t *, std::uint64_t, std::uint64_t) { return -ENOTRECOVERABLE; }
+int refuse_signal(tasync_loop_t *, int, tasync_signal_cb, void *, tasync_handle_t **) { return -ENOTRECOVERABLE; }
+int refuse_child(tasync_loop_t *, int, tasync_child_cb, void *, tasync_handle_t **) { return -ENOTRECOVERABLE; }
+int refuse_op(tasync_loop_t *, tasync_op_t *) { return -ENOTRECOVERABLE; }
+int refuse_work(tasync_loop_t *, tasync_work_t *) { return -ENOTRECOVERABLE; }
+int refuse_fork(tasync_loop_t *) { return -ENOTRECOVERABLE; }
+int sleep_run(tasync_loop_t *, std::int64_t timeout_ns) {
+    // Nothing can arrive: wait out the next timer (a bounded nap when there
+    // is none, so that a runtime shutting down does not spin).
+    std::int64_t ns = timeout_ns < 0 ? 10000000 : timeout_ns;
+    if (ns > 0) {
+        struct timespec ts {static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
+        nanosleep(&ts, nullptr);
+    }
+    return 0;
+}
+
+}  // namespace
+}  // namespace tasync::detail
+
+void tasync_runtime::after_fork() {
+    using namespace tasync::detail;
+    forked = false;
+    // Offloaded jobs of the core's pool: its workers stayed in the parent.
+    // Their coroutines get -ECANCELED as from a cancelled job.
+    if (pool) {
+        for (tasync_work_t *work : pool->jobs_lost_in_fork()) {
+            work->internal[0] = reinterpret_cast<void *>(static_cast<std::intptr_t>(-ECANCELED));
+            post([](void *p) {
+                auto *w = static_cast<tasync_work_t *>(p);
+                w->done(w, static_cast<int>(reinterpret_cast<std::intptr_t>(w->internal[0])));
+            }, work);
+        }
+        g_abandoned.push_back(pool.release());
+    }
+    int rc = ops->loop_fork != nullptr ? ops->loop_fork(loop) : -ENOTSUP;
+    if (rc == 0) return;
+    fork_failed = true;
+    fork_error = std::string("this process is a child made by fork() and the reactor backend '") + ops->name +
+                 "' cannot continue in it: " +
+                 (rc == -ENOTSUP ? std::string("the backend has no loop_fork (ABI 1.1)") : tasync_strerror(rc));
+    g_abandoned.push_back(loop);
+    refusing_ops = *ops;
+    refusing_ops.loop_destroy = refuse_destroy;
+    refusing_ops.loop_run = sleep_run;
+    refusing_ops.loop_wakeup = refuse_wakeup;
+    refusing_ops.timer_open = refuse_timer_open;
+    refusing_ops.timer_start = refuse_timer_start;
+    refusing_ops.timer_stop = refuse_io_stop;
+    refusing_ops.io_open = refuse_open_fd;
+    refusing_ops.io_start = refuse_io;
+    refusing_ops.io_stop = refuse_io_stop;
+    refusing_ops.handle_close = refuse_close;
+    refusing_ops.signal_open = refuse_signal;
+    refusing_ops.child_open = refuse_child;
+    refusing_ops.op_submit = refuse_op;
+    refusing_ops.op_cancel = refuse_op;
+    refusing_ops.work_submit = refuse_work;
+    refusing_ops.work_cancel = refuse_work;
+    refusing_ops.loop_fork = refuse_fork;
+    ops = &refusing_ops;
+}
+
 int tasync_runtime::init(const tasync_runtime_options_t &o) {
+    static std::once_flag atfork_once;
+    std::call_once(atfork_once, [] {
+        pthread_atfork(tasync::detail::atfork_prepare, tasync::detail::atfork_parent, tasync::detail::atfork_child);
+    });
     if (o.host != nullptr) {
         std::memcpy(&host, o.host, o.host->size < sizeof(host) ? o.host->size : sizeof(host));
         host.size = sizeof(host);
@@ -381,7 +495,9 @@ tasync_runtime::~tasync_runtime() {
     release_error(fatal_error);
     shutdown_error = fatal_error = nullptr;
 
-    // 3. Reactor watches, then the loop.
+    // 3. Reactor watches, then the loop (in a forked child, the child's
+    // own: see after_fork).
+    reactor();
     for (FdWatch *w : fd_watches) {
         if (w == nullptr) continue;
         ops->handle_close(w->handle);
@@ -810,6 +926,15 @@ void tasync_runtime::poll(bool may_block) {
         stacks->flush_retired();
         polling.store(true, std::memory_order_seq_cst);
         if (has_posts.load(std::memory_order_seq_cst)) timeout = 0;
+    }
+    if (__builtin_expect(forked || fork_failed, 0)) {
+        reactor();
+        if (fork_failed && shutdown_phase == TASYNC_SHUTDOWN_NONE) {
+            warn(fork_error);
+            void *e = make_error(TASYNC_ERROR_SYSTEM, -ENOTRECOVERABLE, fork_error);
+            start_shutdown(e, true);
+            release_error(e);
+        }
     }
     int rc = ops->loop_run(loop, timeout);
     polling.store(false, std::memory_order_relaxed);

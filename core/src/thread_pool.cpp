@@ -45,11 +45,23 @@ void ThreadPool::worker() {
         if (queue_.empty()) return;  // stopping
         tasync_work_t *work = queue_.front();
         queue_.pop_front();
+        running_.push_back(work);
         lock.unlock();
         work->run(work);
-        complete_(work, 0);
         lock.lock();
+        // Posted under the lock, which fork's prepare handler takes too: in
+        // a child, a job is either still running (lost) or posted.
+        complete_(work, 0);
+        running_.erase(std::find(running_.begin(), running_.end(), work));
     }
+}
+
+std::vector<tasync_work_t *> ThreadPool::jobs_lost_in_fork() {
+    std::vector<tasync_work_t *> lost(running_.begin(), running_.end());
+    lost.insert(lost.end(), queue_.begin(), queue_.end());
+    running_.clear();
+    queue_.clear();
+    return lost;
 }
 
 }  // namespace tasync::detail

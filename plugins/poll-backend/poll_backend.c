@@ -796,6 +796,23 @@ static int poll_loop_run(tasync_loop_t *loop, int64_t timeout_ns) {
     return err < 0 ? err : loop->dispatched;
 }
 
+/* G11 (ABI 1.1): poll(2) keeps no state in the kernel; only the loop's
+ * wakeup pipe is shared with the parent's copy of the loop, so the child
+ * gets a pipe of its own (the signal pipe is replaced by atfork_child). */
+static int poll_loop_fork(tasync_loop_t *loop) {
+    int fresh[2];
+    int rc;
+    if (loop == NULL) return -EINVAL;
+    rc = make_pipe(fresh);
+    if (rc != 0) return rc;
+    close(loop->wake[0]);
+    close(loop->wake[1]);
+    loop->wake[0] = fresh[0];
+    loop->wake[1] = fresh[1];
+    loop->pfd[0].fd = fresh[0];
+    return 0;
+}
+
 /* Thread-safe: one byte into the loop's pipe; a full pipe means a wakeup
  * is already pending. */
 static int poll_loop_wakeup(tasync_loop_t *loop) {
@@ -989,6 +1006,7 @@ static tasync_backend_t g_table = {
     NULL,
     NULL,
     NULL,
+    poll_loop_fork,
 };
 
 /* Fills in what depends on the system found at run time, once. */

@@ -44,6 +44,19 @@
  *     completed, in which case its real result is delivered.
  *  G10 Errors are negative errno values. No C++ exception and no longjmp
  *     crosses the table.
+ *  G11 Fork (optional, ABI 1.1). In a child process made by fork(), a loop
+ *     created before the fork shares its kernel objects (epoll set, ring,
+ *     eventfd) with the parent's copy. Before the child uses such a loop in
+ *     any other way, it calls loop_fork on the thread that forked; the loop
+ *     then has kernel objects of its own, the parent's loop is untouched,
+ *     and every handle stays as it was: io interests, timers with their
+ *     deadlines, signal and child watches (a child watch of a process that
+ *     is not the child's own child reports exit_status -1 when it exits).
+ *     Completion ops in flight at the fork finish with -ECANCELED at the
+ *     next loop_run (the parent's copies of them run on). On failure the
+ *     loop may only be abandoned, not destroyed. A loop the child does not
+ *     fork must be abandoned too: loop_destroy would undo the parent's
+ *     registrations.
  */
 #ifndef TASYNC_REACTOR_H
 #define TASYNC_REACTOR_H
@@ -238,6 +251,13 @@ typedef struct tasync_backend {
      * otherwise -EBUSY. */
     int (*work_submit)(tasync_loop_t *loop, tasync_work_t *work);
     int (*work_cancel)(tasync_loop_t *loop, tasync_work_t *work);
+
+    /* --- optional, since ABI 1.1 (check with TASYNC_TABLE_HAS) --- */
+
+    /* G11: in a child after fork(), gives the loop kernel objects of its
+     * own. 0, or a negative error (e.g. -EBUSY: work on the backend's
+     * thread pool was in flight and cannot be finished in the child). */
+    int (*loop_fork)(tasync_loop_t *loop);
 } tasync_backend_t;
 
 /* Size of the ABI 1.0 required part: a smaller table is refused. */

@@ -400,6 +400,23 @@ struct tasync_runtime {
     const tasync_backend_t *ops = nullptr;
     tasync_loop_t *loop = nullptr;
 
+    // --- fork (DESIGN section 3). The atfork child handler only sets
+    // forked (a child that calls exec next pays nothing); the first use of
+    // the reactor in the child gives the loop kernel objects of its own
+    // (loop_fork, G11), or, when the backend cannot, replaces the table with
+    // one that refuses every operation and shuts the runtime down with an
+    // error that says why. Every call into the backend that acts on the
+    // loop goes through reactor().
+    bool forked = false;
+    bool fork_failed = false;
+    std::string fork_error;
+    tasync_backend_t refusing_ops{};
+    const tasync_backend_t *reactor() {
+        if (__builtin_expect(forked, 0)) after_fork();
+        return ops;
+    }
+    void after_fork();
+
     // --- coroutines and scheduling
     std::unique_ptr<tasync::detail::StackPool> stacks;
     Coroutine *main = nullptr;

@@ -28,6 +28,15 @@ public:
     // completes it with -ECANCELED itself. False if it is running or done.
     bool cancel(tasync_work_t *work);
 
+    // In a child process after fork(): the workers did not survive it.
+    // Returns every job queued or running (none will finish), without
+    // taking the lock a vanished worker may hold. The pool must then be
+    // abandoned, not destroyed (its std::thread objects name threads of the
+    // parent).
+    std::vector<tasync_work_t *> jobs_lost_in_fork();
+    // Held across fork() by the prepare handler (runtime.cpp).
+    std::mutex &mutex() { return mu_; }
+
 private:
     void worker();
 
@@ -36,6 +45,7 @@ private:
     std::mutex mu_;
     std::condition_variable cv_;
     std::deque<tasync_work_t *> queue_;
+    std::vector<tasync_work_t *> running_;
     std::vector<std::thread> threads_;
     unsigned idle_ = 0;
     bool stop_ = false;
