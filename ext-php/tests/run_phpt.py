@@ -45,7 +45,7 @@ def main() -> int:
     ap.add_argument("--backend-dir", required=True)
     ap.add_argument("--reactor", required=True)
     ap.add_argument("--valgrind", action="store_true")
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--suppressions")
     ap.add_argument("tests", nargs="+")
     a = ap.parse_args()
