@@ -318,7 +318,6 @@ void tasync_runtime::after_fork() {
     }
     int rc = ops->loop_fork != nullptr ? ops->loop_fork(loop) : -ENOTSUP;
     if (rc == 0) return;
-    fork_failed = true;
     fork_error = std::string("this process is a child made by fork() and the reactor backend '") + ops->name +
                  "' cannot continue in it: " +
                  (rc == -ENOTSUP ? std::string("the backend has no loop_fork (ABI 1.1)") : tasync_strerror(rc));
@@ -342,6 +341,15 @@ void tasync_runtime::after_fork() {
     refusing_ops.work_cancel = refuse_work;
     refusing_ops.loop_fork = refuse_fork;
     ops = &refusing_ops;
+    // Said and acted on by the run loop, whichever call found the fork.
+    post([](void *p) {
+        auto *rt = static_cast<tasync_runtime *>(p);
+        rt->warn(rt->fork_error);
+        if (rt->shutdown_phase != TASYNC_SHUTDOWN_NONE) return;
+        void *e = rt->make_error(TASYNC_ERROR_SYSTEM, -ENOTRECOVERABLE, rt->fork_error);
+        rt->start_shutdown(e, true);
+        rt->release_error(e);
+    }, this);
 }
 
 int tasync_runtime::init(const tasync_runtime_options_t &o) {
@@ -927,16 +935,7 @@ void tasync_runtime::poll(bool may_block) {
         polling.store(true, std::memory_order_seq_cst);
         if (has_posts.load(std::memory_order_seq_cst)) timeout = 0;
     }
-    if (__builtin_expect(forked || fork_failed, 0)) {
-        reactor();
-        if (fork_failed && shutdown_phase == TASYNC_SHUTDOWN_NONE) {
-            warn(fork_error);
-            void *e = make_error(TASYNC_ERROR_SYSTEM, -ENOTRECOVERABLE, fork_error);
-            start_shutdown(e, true);
-            release_error(e);
-        }
-    }
-    int rc = ops->loop_run(loop, timeout);
+    int rc = reactor()->loop_run(loop, timeout);
     polling.store(false, std::memory_order_relaxed);
     if (rc < 0 && rc != -EINTR) {
         warn(std::string("backend loop_run failed: ") + tasync_strerror(rc));

@@ -408,7 +408,6 @@ struct tasync_runtime {
     // error that says why. Every call into the backend that acts on the
     // loop goes through reactor().
     bool forked = false;
-    bool fork_failed = false;
     std::string fork_error;
     tasync_backend_t refusing_ops{};
     const tasync_backend_t *reactor() {
