@@ -1397,7 +1397,7 @@ static int uring_loop_run_(tasync_loop_t *loop, int64_t timeout_ns) {
     loop->in_run++;
     if (loop->lost_ops) finish_lost_ops(loop);
     flush_dirty(loop);
-    if (wait != 0 && (io_uring_cq_ready(ring) > 0 || loop->sigchld_check || atomic_load(&loop->sig_forward_pending)))
+    if (wait != 0 && (loop->dispatched > 0 || io_uring_cq_ready(ring) > 0 || loop->sigchld_check || atomic_load(&loop->sig_forward_pending)))
         wait = 0;
     if (wait != 0 && loop->heap_len > 0) {
         /* A deadline more than INT64_MAX ns away (timeout UINT64_MAX) must

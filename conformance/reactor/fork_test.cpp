@@ -53,6 +53,7 @@ const char *child_failure(int code) {
         case 16: return "io_stop failed in the child";
         case 20: return "an op in flight at the fork did not finish with -ECANCELED in the child";
         case 21: return "an op in flight at the fork was called back more than once in the child";
+        case 22: return "loop_run waited out its timeout after delivering the ops lost in the fork (G7)";
         default: return "the child crashed or ended unexpectedly";
     }
 }
@@ -92,6 +93,8 @@ TEST_F(Fork, G11_ChildKeepsItsHandlesAndTheParentKeepsItsWatches) {
         if (!child_run_until(loop, t_calls)) _exit(12);
         kill(getpid(), SIGUSR1);
         if (!child_run_until(loop, s_calls)) _exit(13);
+        // Nothing else ready, so that only the wakeup can end the wait.
+        if (B().io_stop(io_b) != 0) _exit(16);
         B().loop_wakeup(loop);
         const std::uint64_t start = mono_ns();
         B().loop_run(loop, 4 * kSec);
@@ -113,6 +116,8 @@ TEST_F(Fork, G11_ChildKeepsItsHandlesAndTheParentKeepsItsWatches) {
     ASSERT_EQ(put(a.b, 1), 1);
     EXPECT_TRUE(loop.run_until([&] { return a_calls.calls > 0; })) << "G11: the child's io_stop removed the parent's watch";
     EXPECT_TRUE(loop.run_until([&] { return t_calls.calls > 0; })) << "G11: the parent's timer did not fire";
+    ASSERT_EQ(B().io_stop(io_a), 0);  // nothing else ready: only the wakeup can end the wait
+    ASSERT_EQ(B().io_stop(io_b), 0);
     ASSERT_EQ(B().loop_wakeup(loop), 0);
     const std::uint64_t start = mono_ns();
     loop.run(4 * kSec);
@@ -143,9 +148,12 @@ TEST_F(Fork, G11_OpsInFlightAtTheForkFinishWithECANCELEDInTheChildOnly) {
     ASSERT_GE(pid, 0);
     if (pid == 0) {
         if (B().loop_fork(loop) != 0) _exit(10);
-        const std::uint64_t end = mono_ns() + static_cast<std::uint64_t>(kPatience);
-        while (box.calls == 0 && mono_ns() < end) B().loop_run(loop, 50 * kMs);
+        // Ready at once: the first loop_run delivers it and does not then
+        // wait out its timeout (G7).
+        const std::uint64_t start = mono_ns();
+        B().loop_run(loop, 4 * kSec);
         if (box.calls != 1 || box.op.result != -ECANCELED) _exit(20);
+        if (mono_ns() - start > static_cast<std::uint64_t>(2 * kSec)) _exit(22);
         B().loop_run(loop, 10 * kMs);
         if (box.calls != 1) _exit(21);
         _exit(0);

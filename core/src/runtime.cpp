@@ -280,13 +280,10 @@ int refuse_io_stop(tasync_handle_t *) { return 0; }
 void refuse_close(tasync_handle_t *) {}
 void refuse_destroy(tasync_loop_t *) {}
 int refuse_wakeup(tasync_loop_t *) { return 0; }
-int refuse_timer_open(tasync_loop_t *, tasync_timer_cb, void *, tasync_handle_t **) { return -ENOTRECOVERABLE; }
-int refuse_timer_start(tasync_handle_t *, std::uint64_t, std::uint64_t) { return -ENOTRECOVERABLE; }
 int refuse_signal(tasync_loop_t *, int, tasync_signal_cb, void *, tasync_handle_t **) { return -ENOTRECOVERABLE; }
 int refuse_child(tasync_loop_t *, int, tasync_child_cb, void *, tasync_handle_t **) { return -ENOTRECOVERABLE; }
 int refuse_op(tasync_loop_t *, tasync_op_t *) { return -ENOTRECOVERABLE; }
 int refuse_work(tasync_loop_t *, tasync_work_t *) { return -ENOTRECOVERABLE; }
-int refuse_fork(tasync_loop_t *) { return -ENOTRECOVERABLE; }
 int sleep_run(tasync_loop_t *, std::int64_t timeout_ns) {
     // Nothing can arrive: wait out the next timer (a bounded nap when there
     // is none, so that a runtime shutting down does not spin).
@@ -304,52 +301,54 @@ int sleep_run(tasync_loop_t *, std::int64_t timeout_ns) {
 void tasync_runtime::after_fork() {
     using namespace tasync::detail;
     forked = false;
+    // The loop first: what follows may post, and post() wakes the loop.
+    const int rc = ops->loop_fork != nullptr ? ops->loop_fork(loop) : -ENOTSUP;
+    if (rc != 0) {
+        fork_error = std::string("this process is a child made by fork() and the reactor backend '") + ops->name +
+                     "' cannot continue in it: " +
+                     (rc == -ENOTSUP ? std::string("the backend has no loop_fork (ABI 1.1)") : tasync_strerror(rc));
+        g_abandoned.push_back(loop);
+        refusing_ops = *ops;
+        refusing_ops.loop_destroy = refuse_destroy;
+        refusing_ops.loop_run = sleep_run;
+        refusing_ops.loop_wakeup = refuse_wakeup;
+        // The core's timers are its own heap; the loop's are never used.
+        refusing_ops.timer_open = nullptr;
+        refusing_ops.timer_start = nullptr;
+        refusing_ops.timer_stop = nullptr;
+        refusing_ops.io_open = refuse_open_fd;
+        refusing_ops.io_start = refuse_io;
+        refusing_ops.io_stop = refuse_io_stop;
+        refusing_ops.handle_close = refuse_close;
+        refusing_ops.signal_open = refuse_signal;
+        refusing_ops.child_open = refuse_child;
+        refusing_ops.op_submit = refuse_op;
+        refusing_ops.op_cancel = refuse_op;
+        refusing_ops.work_submit = refuse_work;
+        refusing_ops.work_cancel = refuse_work;
+        refusing_ops.loop_fork = nullptr;
+        ops = &refusing_ops;
+        // Said and acted on by the run loop, whichever call found the fork.
+        post([](void *p) {
+            auto *rt = static_cast<tasync_runtime *>(p);
+            rt->warn(rt->fork_error);
+            if (rt->shutdown_phase != TASYNC_SHUTDOWN_NONE) return;
+            void *e = rt->make_error(TASYNC_ERROR_SYSTEM, -ENOTRECOVERABLE, rt->fork_error);
+            rt->start_shutdown(e, true);
+            rt->release_error(e);
+        }, this);
+    }
     // Offloaded jobs of the core's pool: its workers stayed in the parent.
-    // Their coroutines get -ECANCELED as from a cancelled job.
+    // A job whose completion was posted before the fork is delivered from
+    // the post queue; the others finish as a cancelled job does.
     if (pool) {
         for (tasync_work_t *work : pool->jobs_lost_in_fork()) {
-            work->internal[0] = reinterpret_cast<void *>(static_cast<std::intptr_t>(-ECANCELED));
-            post([](void *p) {
-                auto *w = static_cast<tasync_work_t *>(p);
-                w->done(w, static_cast<int>(reinterpret_cast<std::intptr_t>(w->internal[0])));
-            }, work);
+            bool posted_already = false;
+            for (const Posted &p : posted) posted_already = posted_already || p.data == work;
+            if (!posted_already) pool->complete(work, -ECANCELED);
         }
         g_abandoned.push_back(pool.release());
     }
-    int rc = ops->loop_fork != nullptr ? ops->loop_fork(loop) : -ENOTSUP;
-    if (rc == 0) return;
-    fork_error = std::string("this process is a child made by fork() and the reactor backend '") + ops->name +
-                 "' cannot continue in it: " +
-                 (rc == -ENOTSUP ? std::string("the backend has no loop_fork (ABI 1.1)") : tasync_strerror(rc));
-    g_abandoned.push_back(loop);
-    refusing_ops = *ops;
-    refusing_ops.loop_destroy = refuse_destroy;
-    refusing_ops.loop_run = sleep_run;
-    refusing_ops.loop_wakeup = refuse_wakeup;
-    refusing_ops.timer_open = refuse_timer_open;
-    refusing_ops.timer_start = refuse_timer_start;
-    refusing_ops.timer_stop = refuse_io_stop;
-    refusing_ops.io_open = refuse_open_fd;
-    refusing_ops.io_start = refuse_io;
-    refusing_ops.io_stop = refuse_io_stop;
-    refusing_ops.handle_close = refuse_close;
-    refusing_ops.signal_open = refuse_signal;
-    refusing_ops.child_open = refuse_child;
-    refusing_ops.op_submit = refuse_op;
-    refusing_ops.op_cancel = refuse_op;
-    refusing_ops.work_submit = refuse_work;
-    refusing_ops.work_cancel = refuse_work;
-    refusing_ops.loop_fork = refuse_fork;
-    ops = &refusing_ops;
-    // Said and acted on by the run loop, whichever call found the fork.
-    post([](void *p) {
-        auto *rt = static_cast<tasync_runtime *>(p);
-        rt->warn(rt->fork_error);
-        if (rt->shutdown_phase != TASYNC_SHUTDOWN_NONE) return;
-        void *e = rt->make_error(TASYNC_ERROR_SYSTEM, -ENOTRECOVERABLE, rt->fork_error);
-        rt->start_shutdown(e, true);
-        rt->release_error(e);
-    }, this);
 }
 
 int tasync_runtime::init(const tasync_runtime_options_t &o) {
@@ -916,6 +915,9 @@ bool tasync_runtime::reactor_busy() const noexcept {
 }
 
 void tasync_runtime::poll(bool may_block) {
+    // In a forked child, before the timeout and the post queue are read:
+    // after_fork() may post.
+    const tasync_backend_t *r = reactor();
     Coroutine *saved = current;
     current = nullptr;
     std::int64_t timeout = 0;
@@ -935,7 +937,7 @@ void tasync_runtime::poll(bool may_block) {
         polling.store(true, std::memory_order_seq_cst);
         if (has_posts.load(std::memory_order_seq_cst)) timeout = 0;
     }
-    int rc = reactor()->loop_run(loop, timeout);
+    int rc = r->loop_run(loop, timeout);
     polling.store(false, std::memory_order_relaxed);
     if (rc < 0 && rc != -EINTR) {
         warn(std::string("backend loop_run failed: ") + tasync_strerror(rc));

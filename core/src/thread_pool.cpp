@@ -48,10 +48,10 @@ void ThreadPool::worker() {
         running_.push_back(work);
         lock.unlock();
         work->run(work);
-        lock.lock();
-        // Posted under the lock, which fork's prepare handler takes too: in
-        // a child, a job is either still running (lost) or posted.
+        // Posted before it leaves running_: a child forked in between sees
+        // it in both and keeps the posted completion (after_fork).
         complete_(work, 0);
+        lock.lock();
         running_.erase(std::find(running_.begin(), running_.end(), work));
     }
 }

@@ -101,7 +101,7 @@ TEST_F(Fork, OffloadedJobInFlightFailsInTheChildOrTheChildRefuses) {
             _exit(4);
         }
         for (int i = 0; i < 150 && !job_done; i++) tasync_delay(rt, 1 * kMs, nullptr, nullptr);
-        _exit(job_done && job_rc != 0 ? 0 : 5);
+        _exit(job_done && job_rc == -ECANCELED ? 0 : 5);
     });
     EXPECT_EQ(run(), 0);
     ASSERT_GT(pid, 0);

@@ -29,11 +29,13 @@ public:
     bool cancel(tasync_work_t *work);
 
     // In a child process after fork(): the workers did not survive it.
-    // Returns every job queued or running (none will finish), without
-    // taking the lock a vanished worker may hold. The pool must then be
-    // abandoned, not destroyed (its std::thread objects name threads of the
-    // parent).
+    // Returns every job queued or running (a running one may have posted
+    // its completion just before the fork), without taking the lock. The
+    // pool must then be abandoned, not destroyed (its std::thread objects
+    // name threads of the parent).
     std::vector<tasync_work_t *> jobs_lost_in_fork();
+    // Hands work back as the workers do (the completion callback).
+    void complete(tasync_work_t *work, int status) { complete_(work, status); }
     // Held across fork() by the prepare handler (runtime.cpp).
     std::mutex &mutex() { return mu_; }
 
