@@ -89,7 +89,6 @@ StackPool::StackPool(std::size_t stack_size, std::size_t cache_max, std::size_t 
 }
 
 StackPool::~StackPool() {
-    retired_.clear();
     while (slabs_ != nullptr) drop_slab(slabs_);
 }
 
@@ -224,8 +223,7 @@ void StackPool::trim_range(Slab *slab, char *from, char *to, std::size_t stacks)
     }
 }
 
-void StackPool::flush_retired() noexcept {
-    if (retired_.empty()) return;
+void StackPool::flush_retired_slow() noexcept {
     std::sort(retired_.begin(), retired_.end(), [](const Stack &a, const Stack &b) { return a.base < b.base; });
     std::size_t i = 0;
     while (i < retired_.size()) {

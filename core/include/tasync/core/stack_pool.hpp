@@ -79,8 +79,11 @@ public:
         retired_.push_back(s);
         if (retired_.size() >= kRetiredBatch) flush_retired();
     }
-    // Returns the retired stacks' memory to the kernel now.
-    void flush_retired() noexcept;
+    // Returns the retired stacks' memory to the kernel now (inline when
+    // there is none: the run loop asks before every wait).
+    void flush_retired() noexcept {
+        if (!retired_.empty()) flush_retired_slow();
+    }
     std::size_t retired() const noexcept { return retired_.size(); }
 
     std::size_t stack_size() const noexcept { return stack_size_; }
@@ -108,6 +111,7 @@ private:
     std::size_t cache_max_;
     std::size_t stacks_per_slab_;
     std::vector<Stack> cache_;   // LIFO of free stacks with warm pages
+    void flush_retired_slow() noexcept;
     std::vector<Stack> retired_; // beyond the cache, waiting for flush_retired
     Slab *current_ = nullptr;    // slab still handing out fresh stacks
     Slab *slabs_ = nullptr;      // every slab, for teardown
