@@ -369,6 +369,7 @@ static PHP_RINIT_FUNCTION(async)
 	async_scope_extras_init();
 	ASYNC_G(bailout_pending) = false;
 	ASYNC_G(abort_mode) = ASYNC_ABORT_NONE;
+	ASYNC_G(aborting) = false;
 	ASYNC_G(in_drain) = false;
 	ASYNC_G(fiber_used) = false;
 	register_end_of_script();

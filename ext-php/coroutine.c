@@ -242,17 +242,16 @@ static void coroutine_spawn_options(tasync_spawn_options_t *opts, async_coroutin
 	opts->host_data = &c->vm;
 }
 
-bool async_spawn_call(zval *return_value, tasync_scope_t *scope, tasync_group_t *group, const tasync_group_key_t *key,
+void async_spawn_call(zval *return_value, tasync_scope_t *scope, tasync_group_t *group, const tasync_group_key_t *key,
 	zend_fcall_info *fci, zend_fcall_info_cache *fcc, zval *args, uint32_t argc, HashTable *named)
 {
 	tasync_runtime_t *rt = async_runtime();
 	if (rt == NULL) {
-		return false;
+		return;
 	}
 	object_init_ex(return_value, async_ce_coroutine);
 	async_coroutine *c = async_coroutine_from_obj(Z_OBJ_P(return_value));
 	coroutine_set_call(c, fci, fcc, args, argc, named);
-	c->group_task = group != NULL;
 
 	tasync_spawn_options_t opts;
 	coroutine_spawn_options(&opts, c);
@@ -267,9 +266,7 @@ bool async_spawn_call(zval *return_value, tasync_scope_t *scope, tasync_group_t 
 		ZVAL_UNDEF(return_value);
 		async_safe_point();
 		async_throw_error(rc, err);
-		return false;
 	}
-	return true;
 }
 
 void async_finally_options(tasync_spawn_options_t *opts, zval *callable, zend_object *arg, tasync_scope_t *scope)
@@ -353,7 +350,6 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 		}
 	}
 #endif
-	c->bottom = bottom;
 	c->started = true;
 	if (c->co == NULL) {
 		/* A completion callback the core spawned (C11, S12). */
@@ -428,7 +424,6 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 	EG(current_execute_data) = NULL;
 	c->vm.vm_stack = NULL;
 	c->vm.current_execute_data = NULL;
-	c->bottom = NULL;
 }
 
 void async_coroutine_arg_release(void *arg)

@@ -393,7 +393,9 @@ bool async_after_switch(void)
 {
 	bool is_main;
 	async_safe_point();
-	if (ASYNC_G(rt) != NULL && async_current_is_doomed(&is_main)) {
+	/* Only after async_abort_all can a resumed coroutine be doomed: until
+	 * then a resume costs no call into the core. */
+	if (ASYNC_G(aborting) && ASYNC_G(rt) != NULL && async_current_is_doomed(&is_main)) {
 		/* The request is ending (exit or a fatal error elsewhere): this
 		 * coroutine unwinds without running more user code, as the main
 		 * flow does after exit(). */
@@ -436,6 +438,7 @@ void async_abort_all(async_abort_mode mode)
 	if (rt == NULL) {
 		return;
 	}
+	ASYNC_G(aborting) = true;
 	/* The PHP coroutines that have not finished (the main one aside). */
 	size_t total = tasync_runtime_coroutines(rt, NULL, 0);
 	tasync_coroutine_t **cos = safe_emalloc(total ? total : 1, sizeof(*cos), 0);

@@ -67,7 +67,6 @@ typedef struct async_coroutine {
 	zend_fcall_info fci;             /* the callable and its arguments, owned */
 	zend_fcall_info_cache fcc;
 	zval named;                      /* named arguments (array) or UNDEF */
-	zend_execute_data *bottom;       /* the frame below the coroutine's first call */
 	zend_object *context;            /* its Context object while one lives (weak) */
 	/* Scope::onFinally(): the scope handed to the callback as its argument
 	 * when it starts (one reference until then). */
@@ -75,7 +74,6 @@ typedef struct async_coroutine {
 	bool is_main;
 	bool started;
 	bool doomed;                     /* unwinds at its next resume (fatal error) */
-	bool group_task;                 /* spawned by a TaskGroup */
 	bool has_context;                /* a Context object was made for it */
 	zend_object std;
 } async_coroutine;
@@ -200,6 +198,8 @@ ZEND_BEGIN_MODULE_GLOBALS(async)
 	bool bailout_pending;            /* a handler the core called bailed out */
 
 	async_abort_mode abort_mode;     /* what the main flow must do at its next resume */
+	bool aborting;                   /* async_abort_all ran in this request: resumes check
+	                                  * whether their coroutine is doomed */
 	bool in_drain;                   /* the main flow waits in tasync_runtime_run */
 	bool fiber_used;                 /* rule C13 */
 	bool runtime_failed;             /* creation failed in this request */
@@ -330,7 +330,7 @@ zend_object *async_main_coroutine_object(void);
  * or as a task of group under key (NULL: the next integer key). Puts the
  * Coroutine object into return_value; false with an exception thrown.
  */
-bool async_spawn_call(zval *return_value, tasync_scope_t *scope, tasync_group_t *group, const tasync_group_key_t *key,
+void async_spawn_call(zval *return_value, tasync_scope_t *scope, tasync_group_t *group, const tasync_group_key_t *key,
 	zend_fcall_info *fci, zend_fcall_info_cache *fcc, zval *args, uint32_t argc, HashTable *named);
 
 /*
