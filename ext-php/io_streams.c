@@ -859,7 +859,13 @@ static int io_sock_set_option(php_stream *stream, int option, int value, void *p
 {
 	const php_stream_ops *orig = io_orig(stream);
 	if (option == PHP_STREAM_OPTION_CRYPTO_API) {
-		/* TLS is not made concurrent: from here on the stream is PHP's own. */
+		/* TLS is not made concurrent: from here on the stream is PHP's own,
+		 * and its close no longer passes through io_sock_close, so the
+		 * reactor forgets the fd now (a plain read may have watched it). */
+		php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
+		if (sock != NULL && sock->socket != -1 && ASYNC_G(rt) != NULL) {
+			tasync_fd_forget(ASYNC_G(rt), sock->socket);
+		}
 		stream->ops = orig;
 		return orig->set_option(stream, option, value, ptrparam);
 	}
