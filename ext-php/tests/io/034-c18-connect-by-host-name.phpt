@@ -9,6 +9,7 @@ $server = stream_socket_server("tcp://127.0.0.1:0");
 [, $port] = explode(":", stream_socket_get_name($server, false));
 $client = spawn(function () use ($port) {
     $a = stream_socket_client("tcp://localhost:$port", $errno, $errstr, 5);
+    echo "connected\n";
     $b = fsockopen("localhost", (int) $port, $errno, $errstr, 5);
     fwrite($a, "via stream_socket_client\n");
     fwrite($b, "via fsockopen\n");
@@ -22,5 +23,6 @@ echo fgets($x), fgets($y);
 ?>
 --EXPECT--
 another coroutine runs during the lookup
+connected
 via stream_socket_client
 via fsockopen

@@ -4,8 +4,12 @@ Rule S5: awaitAfterCancellation() waits for every coroutine, zombies included; a
 <?php
 $scope = new Async\Scope();
 $scope->spawn(function () {
-    Async\delay(30);
-    echo "zombie finished\n";
+    try {
+        Async\delay(30);
+        echo "zombie finished\n";
+    } finally {
+        echo "zombie ended\n";   // cancelled: before awaitAfterCancellation() returns
+    }
 });
 Async\suspend();
 @$scope->disposeSafely();
@@ -17,4 +21,5 @@ echo "awaitAfterCancellation returned\n";
 ?>
 --EXPECT--
 awaitCompletion returned: no active coroutine left
+zombie ended
 awaitAfterCancellation returned
