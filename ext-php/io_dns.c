@@ -72,74 +72,61 @@ static async_io_status dns_gethostbyname(const char *name, dns_host_job *j)
 	return async_io_offload(dns_host_work, j);
 }
 
-/* gethostbyname(string $hostname): string */
-static ZEND_NAMED_FUNCTION(async_io_gethostbyname)
+/* gethostbyname(string $hostname): string, and, as_list,
+ * gethostbynamel(string $hostname): array|false. One lookup on the thread
+ * pool; only the shape of the result differs. */
+static void dns_byname(INTERNAL_FUNCTION_PARAMETERS, zif_handler orig, bool as_list)
 {
 	char *hostname;
 	size_t len;
 	if (async_io_coroutine() == NULL
 			|| zend_parse_parameters_ex(ZEND_PARSE_PARAMS_QUIET, ZEND_NUM_ARGS(), "p", &hostname, &len) == FAILURE
 			|| len > MAXFQDNLEN) {
-		orig_gethostbyname(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		orig(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 		return;
 	}
 	dns_host_job j;
 	async_io_status st = dns_gethostbyname(hostname, &j);
 	if (st == ASYNC_IO_UNSUPPORTED) {
 		free(j.buf);
-		orig_gethostbyname(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		orig(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 		return;
 	}
 	if (st == ASYNC_IO_ABORTED) {
 		free(j.buf);
 		RETURN_THROWS();
 	}
+	/* Not found, or cancelled (C18): the host name unchanged, or false. */
+	const bool found = st == ASYNC_IO_READY && j.result != NULL && j.result->h_addrtype == AF_INET;
 	char addr[INET_ADDRSTRLEN];
-	if (st == ASYNC_IO_READY && j.result != NULL && j.result->h_addrtype == AF_INET
-			&& j.result->h_addr_list[0] != NULL
-			&& inet_ntop(AF_INET, j.result->h_addr_list[0], addr, sizeof(addr)) != NULL) {
-		RETVAL_STRING(addr);
+	if (!as_list) {
+		if (found && j.result->h_addr_list[0] != NULL
+				&& inet_ntop(AF_INET, j.result->h_addr_list[0], addr, sizeof(addr)) != NULL) {
+			RETVAL_STRING(addr);
+		} else {
+			RETVAL_STRINGL(hostname, len);
+		}
+	} else if (!found) {
+		RETVAL_FALSE;
 	} else {
-		/* Not found, or cancelled (C18): the host name unchanged. */
-		RETVAL_STRINGL(hostname, len);
+		array_init(return_value);
+		for (int i = 0; j.result->h_addr_list[i] != NULL; i++) {
+			if (inet_ntop(AF_INET, j.result->h_addr_list[i], addr, sizeof(addr)) != NULL) {
+				add_next_index_string(return_value, addr);
+			}
+		}
 	}
 	free(j.buf);
 }
 
-/* gethostbynamel(string $hostname): array|false */
+static ZEND_NAMED_FUNCTION(async_io_gethostbyname)
+{
+	dns_byname(INTERNAL_FUNCTION_PARAM_PASSTHRU, orig_gethostbyname, false);
+}
+
 static ZEND_NAMED_FUNCTION(async_io_gethostbynamel)
 {
-	char *hostname;
-	size_t len;
-	if (async_io_coroutine() == NULL
-			|| zend_parse_parameters_ex(ZEND_PARSE_PARAMS_QUIET, ZEND_NUM_ARGS(), "p", &hostname, &len) == FAILURE
-			|| len > MAXFQDNLEN) {
-		orig_gethostbynamel(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-		return;
-	}
-	dns_host_job j;
-	async_io_status st = dns_gethostbyname(hostname, &j);
-	if (st == ASYNC_IO_UNSUPPORTED) {
-		free(j.buf);
-		orig_gethostbynamel(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-		return;
-	}
-	if (st == ASYNC_IO_ABORTED) {
-		free(j.buf);
-		RETURN_THROWS();
-	}
-	if (st != ASYNC_IO_READY || j.result == NULL || j.result->h_addrtype != AF_INET) {
-		free(j.buf);
-		RETURN_FALSE; /* not found, or cancelled (C18) */
-	}
-	array_init(return_value);
-	for (int i = 0; j.result->h_addr_list[i] != NULL; i++) {
-		char addr[INET_ADDRSTRLEN];
-		if (inet_ntop(AF_INET, j.result->h_addr_list[i], addr, sizeof(addr)) != NULL) {
-			add_next_index_string(return_value, addr);
-		}
-	}
-	free(j.buf);
+	dns_byname(INTERNAL_FUNCTION_PARAM_PASSTHRU, orig_gethostbynamel, true);
 }
 
 /* ------------------------------------------------------------ getnameinfo */
