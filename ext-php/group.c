@@ -32,23 +32,11 @@ static void group_dtor(zend_object *obj)
 	if (g->group == NULL || ASYNC_G(rt) == NULL) {
 		return;
 	}
-	zend_object *pending = EG(exception);
-	const zend_op *pending_opline = EG(opline_before_exception);
-	EG(exception) = NULL;
-	void *err = NULL;
-	tasync_scope_dispose(tasync_group_scope(g->group), TASYNC_DISPOSE_ON_RELEASE, 0, &err);
-	if (err != NULL) {
-		OBJ_RELEASE((zend_object *) err);
-	}
+	async_exception_aside aside;
+	async_exception_set_aside(&aside);
+	async_scope_dispose_on_release(tasync_group_scope(g->group));
 	async_safe_point();
-	if (pending != NULL) {
-		if (EG(exception) != NULL) {
-			zend_exception_set_previous(EG(exception), pending);
-		} else {
-			EG(exception) = pending;
-			EG(opline_before_exception) = pending_opline;
-		}
-	}
+	async_exception_restore(&aside);
 	async_rethrow_bailout();
 }
 
@@ -252,13 +240,7 @@ ZEND_METHOD(Async_TaskGroup, dispose)
 	}
 	void *err = NULL;
 	int rc = tasync_scope_dispose(tasync_group_scope(group), TASYNC_DISPOSE_CANCEL, 0, &err);
-	async_safe_point();
-	async_rethrow_bailout();
-	if (rc != 0) {
-		async_throw_error(rc, err);
-	} else if (err != NULL) {
-		OBJ_RELEASE((zend_object *) err);
-	}
+	async_core_call_done(rc, err);
 }
 
 static void group_scope_object(INTERNAL_FUNCTION_PARAMETERS)

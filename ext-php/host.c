@@ -317,6 +317,35 @@ void async_defer_scope_release(tasync_scope_t *scope)
 
 /* ------------------------------------------- PHP code inside core calls */
 
+void async_exception_set_aside(async_exception_aside *a)
+{
+	a->exception = EG(exception);
+	a->opline = EG(opline_before_exception);
+	EG(exception) = NULL;
+}
+
+void async_exception_restore(const async_exception_aside *a)
+{
+	if (a->exception == NULL) {
+		return;
+	}
+	if (EG(exception) != NULL) {
+		zend_exception_set_previous(EG(exception), a->exception);
+	} else {
+		EG(exception) = a->exception;
+		EG(opline_before_exception) = a->opline;
+	}
+}
+
+void async_scope_dispose_on_release(tasync_scope_t *scope)
+{
+	void *err = NULL;
+	tasync_scope_dispose(scope, TASYNC_DISPOSE_ON_RELEASE, 0, &err);
+	if (err != NULL) {
+		OBJ_RELEASE((zend_object *) err);
+	}
+}
+
 bool async_call_from_core(zval *callable, zval *retval, uint32_t argc, zval *argv, zend_object **thrown)
 {
 	ZVAL_UNDEF(retval);
@@ -328,12 +357,9 @@ bool async_call_from_core(zval *callable, zval *retval, uint32_t argc, zval *arg
 		 * own), or the request is already failing: no PHP code here. */
 		return false;
 	}
-	zend_object *saved_exception = EG(exception);
-	const zend_op *saved_opline = EG(opline_before_exception);
-	if (saved_exception != NULL) {
-		/* Called while an exception unwinds (a destructor): keep it aside. */
-		EG(exception) = NULL;
-	}
+	/* Called while an exception unwinds (a destructor): keep it aside. */
+	async_exception_aside aside;
+	async_exception_set_aside(&aside);
 	bool ok = true;
 	zend_fcall_info fci;
 	fci.size = sizeof(fci);
@@ -358,10 +384,7 @@ bool async_call_from_core(zval *callable, zval *retval, uint32_t argc, zval *arg
 		GC_ADDREF(*thrown);
 		zend_clear_exception();
 	}
-	if (saved_exception != NULL) {
-		EG(opline_before_exception) = saved_opline;
-		EG(exception) = saved_exception;
-	}
+	async_exception_restore(&aside);
 	return ok;
 }
 

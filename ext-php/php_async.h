@@ -293,6 +293,21 @@ void async_throw_error(int rc, void *err);
 /* Marks the request as aborting and wakes every coroutine so that it unwinds. */
 void async_abort_all(async_abort_mode mode);
 
+/* An exception already unwinding, kept aside while PHP code runs from a
+ * destructor or a core callback, then put back: as the previous of one
+ * thrown meanwhile, or as it was. */
+typedef struct async_exception_aside {
+	zend_object *exception;
+	const zend_op *opline;
+} async_exception_aside;
+void async_exception_set_aside(async_exception_aside *a);
+void async_exception_restore(const async_exception_aside *a);
+/* After a core call that may have run PHP code: the safe point, a pending
+ * bailout, then rc's error thrown (or an unused error released). */
+void async_core_call_done(int rc, void *err);
+/* TASYNC_DISPOSE_ON_RELEASE of a scope whose PHP owner is going away. */
+void async_scope_dispose_on_release(tasync_scope_t *scope);
+
 /*
  * Runs the releases queued so far (not the warnings). Called by free_obj
  * handlers right after they dropped a core reference: what the core let go

@@ -188,27 +188,15 @@ static void scope_dtor(zend_object *obj)
 		return;
 	}
 	/* Like a destructor: an exception already unwinding stays aside. */
-	zend_object *pending = EG(exception);
-	const zend_op *pending_opline = EG(opline_before_exception);
-	EG(exception) = NULL;
+	async_exception_aside aside;
+	async_exception_set_aside(&aside);
 	if (s->owner && !s->is_global) {
 		s->owner = false;
-		void *err = NULL;
-		tasync_scope_dispose(s->scope, TASYNC_DISPOSE_ON_RELEASE, 0, &err);
-		if (err != NULL) {
-			OBJ_RELEASE((zend_object *) err);
-		}
+		async_scope_dispose_on_release(s->scope);
 	}
 	scope_detach(s);
 	async_safe_point();
-	if (pending != NULL) {
-		if (EG(exception) != NULL) {
-			zend_exception_set_previous(EG(exception), pending);
-		} else {
-			EG(exception) = pending;
-			EG(opline_before_exception) = pending_opline;
-		}
-	}
+	async_exception_restore(&aside);
 	async_rethrow_bailout();
 }
 
@@ -410,7 +398,7 @@ static bool refuse_global(async_scope *s, const char *what)
 }
 
 /* Throws what a core call that may have run PHP code returned. */
-static void scope_call_done(int rc, void *err)
+void async_core_call_done(int rc, void *err)
 {
 	async_safe_point();
 	async_rethrow_bailout();
@@ -524,7 +512,7 @@ ZEND_METHOD(Async_Scope, cancel)
 		RETURN_THROWS();
 	}
 	int rc = tasync_scope_cancel(scope, error);
-	scope_call_done(rc, NULL);
+	async_core_call_done(rc, NULL);
 }
 
 static void scope_dispose_with(INTERNAL_FUNCTION_PARAMETERS, int strategy, uint64_t timeout_ns)
@@ -535,7 +523,7 @@ static void scope_dispose_with(INTERNAL_FUNCTION_PARAMETERS, int strategy, uint6
 	}
 	void *err = NULL;
 	int rc = tasync_scope_dispose(scope, strategy, timeout_ns, &err);
-	scope_call_done(rc, err);
+	async_core_call_done(rc, err);
 }
 
 ZEND_METHOD(Async_Scope, dispose)
