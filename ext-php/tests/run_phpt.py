@@ -63,6 +63,12 @@ def main() -> int:
                 dst.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy(src, dst)
             copies.append(str(dst))
+        # Helpers shared by tests of every area (tests/include/*.inc, e.g. the
+        # addresses of the real servers of tests/services), reached as
+        # __DIR__ . '/../include/...'.
+        shared = Path(__file__).resolve().parent / "include"
+        if shared.is_dir() and not (Path(tmp) / "tests" / "include").exists():
+            shutil.copytree(shared, Path(tmp) / "tests" / "include")
         base = Path(tmp) / "tests"
         results = Path(tmp) / "results.txt"
         cmd = [a.php, "-n", a.run_tests, "-q", "-n", "-p", a.php,
