@@ -40,8 +40,17 @@
 
 typedef struct apg_use {
 	uint64_t co_id;
-	const char *function;    /* the PHP function that claimed the connection */
+	char function[96];       /* the PHP function that claimed the connection */
 } apg_use;
+
+/* "pg_query" or "PDO::query": the PHP function running now. */
+static void apg_function_name(char *buf, size_t len)
+{
+	const char *space = "";
+	const char *cls = get_active_class_name(&space);
+	const char *fn = get_active_function_name();
+	snprintf(buf, len, "%s%s%s", cls != NULL ? cls : "", space != NULL ? space : "", fn != NULL ? fn : "a function");
+}
 
 static void apg_use_dtor(zval *zv)
 {
@@ -65,11 +74,12 @@ bool apg_conn_busy_error(PGconn *conn)
 	tasync_runtime_t *rt = tasync_runtime_current();
 	tasync_coroutine_t *self = rt != NULL ? tasync_coroutine_current(rt) : NULL;
 	uint64_t self_id = self != NULL ? tasync_coroutine_id(self) : 0;
-	const char *fn = get_active_function_name();
+	char fn[96];
+	apg_function_name(fn, sizeof(fn));
 	if (self_id == u->co_id) {
 		zend_throw_error(NULL, "PostgreSQL connection is busy: coroutine #%" PRIu64
 			" is already inside %s() on it and cannot call %s() on it at the same time",
-			u->co_id, u->function, fn != NULL ? fn : "a function");
+			u->co_id, u->function, fn);
 	} else {
 		zend_throw_error(NULL, "PostgreSQL connection is busy: coroutine #%" PRIu64 " is inside %s() on it;"
 			" coroutine #%" PRIu64 " cannot use it at the same time (give each coroutine its own connection)",
@@ -94,19 +104,36 @@ apg_status apg_op_begin(apg_op *op, PGconn *conn, tasync_coroutine_t *co)
 	}
 	apg_use *u = emalloc(sizeof(*u));
 	u->co_id = tasync_coroutine_id(co);
-	u->function = get_active_function_name();
-	if (u->function == NULL) {
-		u->function = "a function";
-	}
+	apg_function_name(u->function, sizeof(u->function));
 	zend_hash_index_add_new_ptr(&APG_G(busy), (zend_ulong) (uintptr_t) conn, u);
 	op->entered = true;
-	/* In blocking mode libpq's output buffer is always empty between
-	 * calls, so this switch never waits. */
 	op->was_nonblocking = PQisnonblocking(conn) != 0;
-	if (!op->was_nonblocking) {
-		PQsetnonblocking(conn, 1);
-	}
 	return APG_DONE;
+}
+
+/*
+ * The connection's blocking mode. libpq sends in non-blocking mode without
+ * waiting (PQflush then reports what is left), so every send of ours
+ * happens in it; reading never waits in either mode once PQisBusy() is 0.
+ * A mode switch clears libpq's error message (PQsetnonblocking, PG >= 15),
+ * so the switch to non-blocking happens right before a send (which clears
+ * it anyway) and the switch back right after the send completed, before
+ * any result's error is recorded: pg_last_error() then says what it says
+ * after a blocking call. In blocking mode the output buffer is always
+ * empty, so neither switch ever waits.
+ */
+void apg_op_sending(apg_op *op)
+{
+	if (!PQisnonblocking(op->conn)) {
+		PQsetnonblocking(op->conn, 1);
+	}
+}
+
+void apg_op_sent(apg_op *op)
+{
+	if (!op->was_nonblocking && PQisnonblocking(op->conn)) {
+		PQsetnonblocking(op->conn, 0);
+	}
 }
 
 /* Tells the runtime to drop its watch of the fd we waited on: libpq may
@@ -400,7 +427,9 @@ apg_status apg_wait_read(apg_op *op)
 
 /* ----------------------------------------------------- the operations */
 
-apg_status apg_flush(apg_op *op, bool *failed)
+/* Sends libpq's output buffer; APG_CANCELLED leaves the cancellation in
+ * op (the caller drains and settles). */
+static apg_status apg_flush_raw(apg_op *op, bool *failed)
 {
 	*failed = false;
 	for (;;) {
@@ -413,18 +442,39 @@ apg_status apg_flush(apg_op *op, bool *failed)
 			return APG_DONE;
 		}
 		apg_status st = apg_wait(op, TASYNC_IO_READABLE | TASYNC_IO_WRITABLE, 0, NULL);
-		if (st == APG_CANCELLED) {
-			apg_cancel_drain(op, NULL);
-			return apg_settle(op, APG_DONE);
-		}
-		if (st == APG_RAISED) {
-			apg_break(op);
-			return APG_RAISED;
+		if (st != APG_DONE) {
+			return st;
 		}
 		/* Readable: libpq's docs ask to consume input before flushing
 		 * again (the server may be waiting for us to read). */
 		PQconsumeInput(op->conn);
 	}
+}
+
+apg_status apg_flush(apg_op *op, bool *failed)
+{
+	apg_status st = apg_flush_raw(op, failed);
+	if (st == APG_CANCELLED) {
+		apg_cancel_drain(op, NULL);
+		return apg_settle(op, APG_DONE);
+	}
+	if (st == APG_RAISED) {
+		apg_break(op);
+	}
+	return st;
+}
+
+/* True when the server closed the connection and nothing is left to read
+ * (the socket is readable: this never waits). */
+static bool apg_peer_closed(PGconn *conn)
+{
+	int fd = PQsocket(conn);
+	char c;
+	if (fd < 0) {
+		return false;
+	}
+	ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+	return n == 0;
 }
 
 /* Waits until PQgetResult would not block; APG_CANCELLED leaves the
@@ -442,6 +492,13 @@ static apg_status apg_wait_ready(apg_op *op)
 		apg_status st = apg_wait(op, TASYNC_IO_READABLE | (fl == 1 ? TASYNC_IO_WRITABLE : 0), 0, NULL);
 		if (st != APG_DONE) {
 			return st;
+		}
+		if (apg_peer_closed(op->conn)) {
+			/* Nothing but the end of the stream is left: PQgetResult meets
+			 * it without waiting and reports the lost connection exactly
+			 * as in a blocking call (PQconsumeInput would note the EOF,
+			 * and PQgetResult would then add "invalid socket"). */
+			return APG_DONE;
 		}
 		if (!PQconsumeInput(op->conn)) {
 			/* The connection broke: libpq now reports it through
@@ -564,15 +621,25 @@ apg_status apg_exec(apg_op *op, const apg_cmd *cmd, PGresult **out)
 	if (!ok) {
 		return APG_DONE;
 	}
+	apg_op_sending(op);
 	if (!apg_send(op->conn, cmd)) {
+		apg_op_sent(op);
 		return APG_DONE; /* PQexec's NULL: the error message says why */
+	}
+	bool flush_failed;
+	st = apg_flush_raw(op, &flush_failed);
+	if (st == APG_DONE) {
+		apg_op_sent(op);
 	}
 	/* PQexecFinish: every result, keeping the last; stop at a COPY state or
 	 * a lost connection. */
 	for (;;) {
-		st = apg_wait_ready(op);
+		if (st == APG_DONE) {
+			st = apg_wait_ready(op);
+		}
 		if (st == APG_CANCELLED) {
 			apg_cancel_drain(op, &last);
+			apg_op_sent(op);
 			*out = last;
 			st = apg_settle(op, APG_DONE);
 			if (st == APG_RAISED) {
@@ -597,6 +664,7 @@ apg_status apg_exec(apg_op *op, const apg_cmd *cmd, PGresult **out)
 			break;
 		}
 	}
+	apg_op_sent(op);
 	*out = last;
 	return APG_DONE;
 }

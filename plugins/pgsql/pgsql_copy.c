@@ -116,6 +116,7 @@ static ZEND_NAMED_FUNCTION(apg_pg_copy_from)
 	}
 	PQclear(pgsql_result);
 	pgsql_result = NULL;
+	apg_op_sending(&op);
 	ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(pg_rows), value) {
 		zend_string *tmp = zval_try_get_string(value);
 		if (UNEXPECTED(!tmp)) {
@@ -172,6 +173,7 @@ static ZEND_NAMED_FUNCTION(apg_pg_copy_from)
 	bool command_failed = false;
 	bool flush_failed;
 	st = apg_flush(&op, &flush_failed);
+	apg_op_sent(&op);
 	if (st != APG_RAISED) {
 		st = apg_copy_finish(&op, true, &command_failed);
 	}

@@ -232,10 +232,14 @@ typedef struct apg_op {
 
 /*
  * Starts an operation: claims conn for the calling coroutine (APG_BUSY and
- * an Error naming both coroutines when another one holds it) and puts it in
- * non-blocking mode, so that no libpq call blocks.
+ * an Error naming both coroutines when another one holds it).
  */
 apg_status apg_op_begin(apg_op *op, PGconn *conn, tasync_coroutine_t *co);
+/* Around a send: non-blocking mode (so that libpq never waits to send),
+ * then the mode the connection had (see conn.c). */
+void apg_op_sending(apg_op *op);
+void apg_op_sent(apg_op *op);
+
 /* Ends it: the blocking mode as before (or non-blocking when
  * nonblocking_after is 1, blocking when 0), the claim released, the fd
  * forgotten by the runtime. */
