@@ -1,0 +1,68 @@
+--TEST--
+C18: PDO transactions of several coroutines, each on its own connection, interleave at their queries; commits, rollbacks and a failed commit are each connection's own
+--EXTENSIONS--
+pdo
+pdo_pgsql
+--SKIPIF--
+<?php require __DIR__ . '/pgsql.inc'; services_skip('pgsql'); ?>
+--FILE--
+<?php
+require __DIR__ . '/pgsql.inc';
+
+$setup = pdo_pgsql();
+$setup->exec("DROP TABLE IF EXISTS apg_tx");
+$setup->exec("CREATE TABLE apg_tx (who text, n int, CONSTRAINT u UNIQUE (who, n) DEFERRABLE INITIALLY DEFERRED)");
+
+$log = [];
+$work = function (string $who, string $end) use (&$log) {
+    $db = pdo_pgsql();
+    $db->beginTransaction();
+    $log[] = "$who begins";
+    for ($i = 0; $i < 3; $i++) {
+        $db->exec("INSERT INTO apg_tx VALUES ('$who', " . ($end === 'conflict' ? 1 : $i) . ")");
+        $db->query("SELECT pg_sleep(0.05)");
+        $log[] = "$who row $i";
+    }
+    $seen = $db->query("SELECT count(*) FROM apg_tx")->fetchColumn();
+    try {
+        $end === 'rollback' ? $db->rollBack() : $db->commit();
+        $log[] = "$who {$end}s";
+    } catch (PDOException $e) {
+        $log[] = "$who commit fails: " . $e->getCode();
+    }
+    return "$who saw $seen rows in its transaction, in transaction after: " . var_export($db->inTransaction(), true);
+};
+
+$results = Async\await_all_or_fail([
+    Async\spawn($work, 'a', 'commit'),
+    Async\spawn($work, 'b', 'rollback'),
+    Async\spawn($work, 'c', 'conflict'),
+]);
+echo implode("\n", $results), "\n";
+echo "interleaved: ", $log[1] !== 'a row 1' ? "yes" : "no", "\n";
+sort($log);
+echo implode("\n", $log), "\n";
+echo "committed: ", json_encode($setup->query("SELECT who, n FROM apg_tx ORDER BY who, n")->fetchAll(PDO::FETCH_NUM)), "\n";
+$setup->exec("DROP TABLE apg_tx");
+?>
+--EXPECT--
+a saw 3 rows in its transaction, in transaction after: false
+b saw 3 rows in its transaction, in transaction after: false
+c saw 3 rows in its transaction, in transaction after: false
+interleaved: yes
+a begins
+a commits
+a row 0
+a row 1
+a row 2
+b begins
+b rollbacks
+b row 0
+b row 1
+b row 2
+c begins
+c commit fails: 23505
+c row 0
+c row 1
+c row 2
+committed: [["a",0],["a",1],["a",2]]
