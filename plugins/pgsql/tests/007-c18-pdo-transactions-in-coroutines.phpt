@@ -23,14 +23,14 @@ $work = function (string $who, string $end) use (&$log) {
         $db->query("SELECT pg_sleep(0.05)");
         $log[] = "$who row $i";
     }
-    $seen = $db->query("SELECT count(*) FROM apg_tx")->fetchColumn();
+    $seen = $db->query("SELECT count(*) FROM apg_tx WHERE who = '$who'")->fetchColumn();
     try {
         $end === 'rollback' ? $db->rollBack() : $db->commit();
         $log[] = "$who {$end}s";
     } catch (PDOException $e) {
         $log[] = "$who commit fails: " . $e->getCode();
     }
-    return "$who saw $seen rows in its transaction, in transaction after: " . var_export($db->inTransaction(), true);
+    return "$who saw $seen rows of its own in its transaction, in transaction after: " . var_export($db->inTransaction(), true);
 };
 
 $results = Async\await_all_or_fail([
@@ -46,9 +46,9 @@ echo "committed: ", json_encode($setup->query("SELECT who, n FROM apg_tx ORDER B
 $setup->exec("DROP TABLE apg_tx");
 ?>
 --EXPECT--
-a saw 3 rows in its transaction, in transaction after: false
-b saw 3 rows in its transaction, in transaction after: false
-c saw 3 rows in its transaction, in transaction after: false
+a saw 3 rows of its own in its transaction, in transaction after: false
+b saw 3 rows of its own in its transaction, in transaction after: false
+c saw 3 rows of its own in its transaction, in transaction after: false
 interleaved: yes
 a begins
 a commits
