@@ -43,13 +43,22 @@ typedef struct apg_use {
 	char function[96];       /* the PHP function that claimed the connection */
 } apg_use;
 
-/* "pg_query" or "PDO::query": the PHP function running now. */
+/* "pg_query" or "PDOStatement::execute": the innermost PHP function
+ * running now. Frames without a function (the dummy frame of a call from
+ * C, a coroutine's first frame) are skipped. */
 static void apg_function_name(char *buf, size_t len)
 {
-	const char *space = "";
-	const char *cls = get_active_class_name(&space);
-	const char *fn = get_active_function_name();
-	snprintf(buf, len, "%s%s%s", cls != NULL ? cls : "", space != NULL ? space : "", fn != NULL ? fn : "a function");
+	zend_execute_data *ex = EG(current_execute_data);
+	while (ex != NULL && (ex->func == NULL || ex->func->common.function_name == NULL)) {
+		ex = ex->prev_execute_data;
+	}
+	if (ex == NULL) {
+		snprintf(buf, len, "a destructor");
+		return;
+	}
+	zend_class_entry *scope = ex->func->common.scope;
+	snprintf(buf, len, "%s%s%s", scope != NULL ? ZSTR_VAL(scope->name) : "", scope != NULL ? "::" : "",
+		ZSTR_VAL(ex->func->common.function_name));
 }
 
 static void apg_use_dtor(zval *zv)
@@ -63,6 +72,11 @@ static apg_use *apg_use_find(PGconn *conn)
 		return NULL;
 	}
 	return zend_hash_index_find_ptr(&APG_G(busy), (zend_ulong) (uintptr_t) conn);
+}
+
+bool apg_conn_is_busy(PGconn *conn)
+{
+	return apg_use_find(conn) != NULL;
 }
 
 bool apg_conn_busy_error(PGconn *conn)

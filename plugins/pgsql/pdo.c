@@ -24,8 +24,7 @@
  * (SQLSTATE, driver code, message) through PDO's error modes; only the
  * PQexec-family calls are replaced by conn.c's apg_exec. Not cooperative:
  * the pgsqlCopy*, pgsqlLOB* and pgsqlGetNotify methods, scrollable cursors'
- * fetches, the DEALLOCATE of a statement's destructor, and the liveness
- * check of persistent handles (PQreset).
+ * fetches, and the liveness check of persistent handles (PQreset).
  */
 #include "php_async_pgsql.h"
 
@@ -49,6 +48,7 @@ static zif_handler orig_pdo_construct;
 #define APG_PDO_PGSQL_ATTR_DISABLE_PREPARES PDO_ATTR_DRIVER_SPECIFIC
 
 static int apg_pdo_stmt_execute(pdo_stmt_t *stmt);
+static int apg_pdo_stmt_dtor(pdo_stmt_t *stmt);
 static bool apg_learning, apg_learnt, apg_registered;
 
 #define APG_PDO_PROBE_DSN "pgsql:host=/nonexistent/async_pgsql-probe port=1"
@@ -302,6 +302,7 @@ static bool apg_pdo_preparer(pdo_dbh_t *dbh, zend_string *sql, pdo_stmt_t *stmt,
 		orig_stmt_methods = stmt->methods;
 		memcpy(&apg_stmt_methods, orig_stmt_methods, sizeof(apg_stmt_methods));
 		apg_stmt_methods.executer = apg_pdo_stmt_execute;
+		apg_stmt_methods.dtor = apg_pdo_stmt_dtor;
 	}
 	if (stmt->methods == orig_stmt_methods && apg_pdo_verify_stmt(dbh, stmt, sql)) {
 		stmt->methods = &apg_stmt_methods;
@@ -455,6 +456,81 @@ stmt_retry:
 	return 1;
 }
 
+/* pgsql_stmt_dtor, with its DEALLOCATE and CLOSE round trips cooperative
+ * (a statement dropped in a coroutine would otherwise block for one round
+ * trip each time). When another coroutine is inside an operation on the
+ * connection, the round trips are skipped: the server forgets the prepared
+ * statement and the cursor with the session, and a destructor must not
+ * throw the sharing Error. */
+static int apg_pdo_stmt_dtor(pdo_stmt_t *stmt)
+{
+	apg_pdo_stmt *S = stmt->driver_data;
+	tasync_coroutine_t *co = apg_pdo_coroutine(stmt->dbh);
+	if (co == NULL) {
+		return orig_stmt_methods->dtor(stmt);
+	}
+	bool server_obj_usable = !Z_ISUNDEF(stmt->database_object_handle)
+		&& IS_OBJ_VALID(EG(objects_store).object_buckets[Z_OBJ_HANDLE(stmt->database_object_handle)])
+		&& !(OBJ_FLAGS(Z_OBJ(stmt->database_object_handle)) & IS_OBJ_FREE_CALLED);
+	bool may_talk = server_obj_usable && !apg_conn_is_busy(S->H->server);
+
+	if (S->result) {
+		PQclear(S->result);
+		S->result = NULL;
+	}
+	if (S->stmt_name) {
+		if (S->is_prepared && may_talk) {
+			char *q = NULL;
+			PGresult *res;
+			spprintf(&q, 0, "DEALLOCATE %s", S->stmt_name);
+			apg_pdo_query(stmt->dbh, co, q, &res);
+			efree(q);
+			PQclear(res);
+		}
+		efree(S->stmt_name);
+		S->stmt_name = NULL;
+	}
+	if (S->param_lengths) {
+		efree(S->param_lengths);
+		S->param_lengths = NULL;
+	}
+	if (S->param_values) {
+		efree(S->param_values);
+		S->param_values = NULL;
+	}
+	if (S->param_formats) {
+		efree(S->param_formats);
+		S->param_formats = NULL;
+	}
+	if (S->param_types) {
+		efree(S->param_types);
+		S->param_types = NULL;
+	}
+	if (S->query) {
+		zend_string_release(S->query);
+		S->query = NULL;
+	}
+	if (S->cursor_name) {
+		if (may_talk && !EG(exception)) {
+			char *q = NULL;
+			PGresult *res;
+			spprintf(&q, 0, "CLOSE %s", S->cursor_name);
+			apg_pdo_query(stmt->dbh, co, q, &res);
+			efree(q);
+			PQclear(res);
+		}
+		efree(S->cursor_name);
+		S->cursor_name = NULL;
+	}
+	if (S->cols) {
+		efree(S->cols);
+		S->cols = NULL;
+	}
+	efree(S);
+	stmt->driver_data = NULL;
+	return 1;
+}
+
 /* ------------------------------------------------------ connecting */
 
 static void apg_pdo_notice(void *arg, const char *message)
@@ -545,12 +621,9 @@ static int apg_pdo_factory(pdo_dbh_t *dbh, zval *driver_options)
 			st = rc == TASYNC_EHOST_RAISED ? APG_RAISED : APG_CANCELLED;
 		}
 	}
+	/* NULL when libpq ran out of memory or the job never ran (libpq's
+	 * calls accept NULL: PQerrorMessage says so, PQfinish does nothing). */
 	H->server = job.conn;
-	if (H->server == NULL) {
-		/* Out of memory in libpq, or the job never ran: an empty
-		 * connection object carries the error. */
-		H->server = PQconnectStart("");
-	}
 	H->lob_streams = (HashTable *) pemalloc(sizeof(HashTable), dbh->is_persistent);
 	zend_hash_init(H->lob_streams, 0, NULL, NULL, 1);
 	if (tmp_user) {
@@ -614,7 +687,7 @@ bool apg_layout_verify_pdo(const struct pdo_dbh_methods *orig)
 	pdo_dbh_t *dbh = ecalloc(1, sizeof(pdo_dbh_t));
 	apg_pdo_handle *H = ecalloc(1, sizeof(apg_pdo_handle));
 	dbh->driver_data = H;
-	H->server = PQconnectStart("");
+	H->server = PQconnectStart("host=/nonexistent/async_pgsql-probe");
 	bool fault = APG_G(layout_fault) == 2;
 	zval v, info;
 	/* pdo_pgsql writes and reads H->emulate_prepares and

@@ -245,6 +245,9 @@ void apg_op_sent(apg_op *op);
  * forgotten by the runtime. */
 void apg_op_end(apg_op *op, int nonblocking_after);
 
+/* Whether a coroutine is inside an operation on conn. */
+bool apg_conn_is_busy(PGconn *conn);
+
 /* Throws the sharing Error if another coroutine holds conn; true if so. */
 bool apg_conn_busy_error(PGconn *conn);
 
