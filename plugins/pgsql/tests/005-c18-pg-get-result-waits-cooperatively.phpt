@@ -10,6 +10,7 @@ require __DIR__ . '/pgsql.inc';
 
 $c = pg_connect(pg_dsn(), PGSQL_CONNECT_FORCE_NEW);
 $ticker = new StallTicker();
+Async\delay(10); /* the ticker runs from here on */
 $start = hrtime(true);
 var_dump(pg_send_query($c, "SELECT pg_sleep(0.3)::text AS slept"));
 var_dump(pg_fetch_all(pg_get_result($c)));
