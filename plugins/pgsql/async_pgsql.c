@@ -2,7 +2,7 @@
  * async_pgsql.c - the module: ini settings, the table of hooked functions,
  * and the one question every hook asks first (apg_coroutine).
  */
-#include "php_async_pgsql.h"
+#include "async_pgsql.h"
 
 #include "ext/standard/info.h"
 #include "php_ini.h"

@@ -30,7 +30,7 @@
  * it makes it pending again for the coroutine's next suspension point, and
  * the PHP function fails (or returns the result that won) as documented.
  */
-#include "php_async_pgsql.h"
+#include "async_pgsql.h"
 
 #include <sys/socket.h>
 

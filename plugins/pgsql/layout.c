@@ -3,7 +3,7 @@
  * relies on, and the self-check that guards them.
  *
  * PHP installs neither ext/pgsql's php_pgsql.h nor pdo_pgsql's
- * php_pdo_pgsql_int.h, so the structs of php_async_pgsql.h copy them, as
+ * php_pdo_pgsql_int.h, so the structs of async_pgsql.h copy them, as
  * read from php-src's PHP-8.2 branch (ext/pgsql/pgsql.c and php_pgsql.h:
  * pgsql_link_handle, pgsql_result_handle, pgLofp, zend_pgsql_globals;
  * ext/pdo_pgsql/php_pdo_pgsql_int.h: pdo_pgsql_db_handle, pdo_pgsql_stmt).
@@ -28,7 +28,7 @@
  * async_pgsql.layout_fault (test-only) simulates a mismatch, so that a
  * phpt proves the check works.
  */
-#include "php_async_pgsql.h"
+#include "async_pgsql.h"
 
 zend_class_entry *apg_link_ce, *apg_result_ce, *apg_lob_ce;
 static zend_module_entry *apg_pgsql_module;

@@ -26,7 +26,7 @@
  * the pgsqlCopy*, pgsqlLOB* and pgsqlGetNotify methods, scrollable cursors'
  * fetches, and the liveness check of persistent handles (PQreset).
  */
-#include "php_async_pgsql.h"
+#include "async_pgsql.h"
 
 #include "ext/pdo/php_pdo.h"
 #include "ext/pdo/php_pdo_error.h"

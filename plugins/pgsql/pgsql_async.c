@@ -19,7 +19,7 @@
  * both coroutines (conn.c), before libpq could mix their protocol traffic
  * or free the connection under the first one.
  */
-#include "php_async_pgsql.h"
+#include "async_pgsql.h"
 
 #include "zend_extensions.h"
 

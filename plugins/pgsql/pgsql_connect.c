@@ -22,7 +22,7 @@
  * thread pool (so that even name resolution does not block) and finished
  * by PQconnectPoll.
  */
-#include "php_async_pgsql.h"
+#include "async_pgsql.h"
 
 #include "zend_smart_str.h"
 #include "zend_list.h"

@@ -6,7 +6,7 @@
  * in) and the coroutine waiting on the socket in between. Warnings and
  * return values are PHP's.
  */
-#include "php_async_pgsql.h"
+#include "async_pgsql.h"
 
 static zif_handler orig_pg_copy_from, orig_pg_copy_to;
 

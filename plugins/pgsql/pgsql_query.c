@@ -14,7 +14,7 @@
  * is not repeated: the ini setting is a boolean in PHP 8.2, so the bit is
  * never set and the retry never runs in PHP either.
  */
-#include "php_async_pgsql.h"
+#include "async_pgsql.h"
 
 static zif_handler orig_pg_query, orig_pg_query_params, orig_pg_prepare, orig_pg_execute;
 

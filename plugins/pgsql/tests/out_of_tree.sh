@@ -31,7 +31,12 @@ meson install -C "$build" --no-rebuild --destdir "$tmp/root" --quiet >"$tmp/inst
     || { sed 's/^/# /' "$tmp/install.log"; fail "meson install into a scratch directory"; }
 pc=$(find "$tmp/root" -name tasync.pc | head -n 1)
 [ -n "$pc" ] || fail "tasync.pc was installed"
-export PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$tmp/root"
+# The install moved under $tmp/root: its prefix says so (as for a user who
+# installed with --prefix); libpq stays the system's.
+prefix=$(sed -n 's/^prefix=//p' "$pc")
+sed -i "s|^prefix=.*|prefix=$tmp/root$prefix|" "$pc"
+export PKG_CONFIG_PATH="$(dirname "$pc")"
+[ "$(pkg-config --variable=abi_minor tasync)" -ge 2 ] || fail "tasync.pc says ABI 1.2 or newer"
 ok "the project installed into a scratch directory"
 
 mkdir "$tmp/src"
@@ -48,7 +53,7 @@ so="$tmp/src/modules/async_pgsql.so"
 ok "phpize && ./configure && make built async_pgsql.so"
 
 # Only the installed ABI headers: nothing from core/ or ext-php/.
-if grep -En '#include *"(php_async|tasync/core/)' "$tmp/src"/*.c "$tmp/src"/*.h >/dev/null; then
+if grep -En '#include *[<"](php_async[^/]*\.h|tasync/core/)' "$tmp/src"/*.c "$tmp/src"/*.h >/dev/null; then
     fail "the sources include core or ext-php headers"
 fi
 if grep -q -- "$root/core\|$root/ext-php" "$tmp/src/Makefile"; then
@@ -57,7 +62,7 @@ fi
 ok "built from tasync/*.h, PHP's and libpq's headers only"
 
 libdir=$(pkg-config --variable=libdir tasync)
-export LD_LIBRARY_PATH="$tmp/root$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 out=$(python3 "$root/ext-php/tests/run_phpt.py" --php "$php" --run-tests "$run_tests" \
     --ext "$async_so" --ext "$so" --backend-dir "$backend_dir" --reactor uv \
     "$here/001-c18-pg-query-overlaps.phpt" "$here/040-layout-self-check-disables-on-mismatch.phpt") || true

@@ -1,5 +1,5 @@
 /*
- * php_async_pgsql.h - the extension async_pgsql: ext/pgsql (pg_*) and PDO
+ * async_pgsql.h - the extension async_pgsql: ext/pgsql (pg_*) and PDO
  * pgsql made cooperative inside coroutines through the tasync C ABI alone
  * (api/include/tasync), PHP's installed headers and libpq. README.md says
  * how it works and how to write such an extension. Files:
@@ -23,8 +23,8 @@
  * runtime on the thread, not in a coroutine, the host refuses) or the
  * plugin disabled by its self-check means PHP's own handler runs unchanged.
  */
-#ifndef PHP_ASYNC_PGSQL_H
-#define PHP_ASYNC_PGSQL_H
+#ifndef ASYNC_PGSQL_H
+#define ASYNC_PGSQL_H
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -322,4 +322,4 @@ void apg_pgsql_copy_startup(void);
 void apg_pdo_startup(void);
 void apg_pdo_shutdown(void);
 
-#endif /* PHP_ASYNC_PGSQL_H */
+#endif /* ASYNC_PGSQL_H */
