@@ -293,9 +293,12 @@ typedef struct apg_cmd {
  */
 apg_status apg_exec(apg_op *op, const apg_cmd *cmd, PGresult **out);
 
-/* Waits for PQconnectPoll / PQresetPoll to finish (reset: true); deadline
- * 0: none (runtime clock, ns). *ok: CONNECTION_OK reached; *timed_out. */
-apg_status apg_connect_poll(apg_op *op, bool reset, uint64_t deadline, bool *ok, bool *timed_out);
+/* Waits for PQconnectPoll / PQresetPoll to finish (reset: true), each step
+ * on the thread pool when offload (then notice_arg must be the argument of
+ * the connection's notice processor, which is restored afterwards);
+ * deadline 0: none (runtime clock, ns). *ok: CONNECTION_OK reached. */
+apg_status apg_connect_poll(apg_op *op, bool reset, uint64_t deadline, bool *ok, bool *timed_out, bool offload,
+	void *notice_arg);
 
 /* libpq's "connection to server ... failed: what" for conn's host, for
  * failures libpq does not report itself (timeout, cancellation). */

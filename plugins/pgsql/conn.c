@@ -685,38 +685,99 @@ apg_status apg_exec(apg_op *op, const apg_cmd *cmd, PGresult **out)
 
 /* --------------------------------------------------------- connecting */
 
-apg_status apg_connect_poll(apg_op *op, bool reset, uint64_t deadline, bool *ok, bool *timed_out)
+/* One PQconnectPoll / PQresetPoll step, on the thread pool: the steps
+ * compute the authentication (SCRAM's key derivation takes milliseconds of
+ * CPU, far more under valgrind) and the TLS handshake, which must not stall
+ * the other coroutines. */
+typedef struct apg_poll_job {
+	PGconn *conn;
+	bool reset;
+	PostgresPollingStatusType ps;
+} apg_poll_job;
+
+static void apg_poll_work(void *data)
+{
+	apg_poll_job *job = data;
+	job->ps = job->reset ? PQresetPoll(job->conn) : PQconnectPoll(job->conn);
+}
+
+/* Notices libpq reports while a step runs on a worker thread are kept here
+ * (no PHP there) and handed to the connection's own processor afterwards. */
+typedef struct apg_notices {
+	char **messages;
+	size_t count, cap;
+} apg_notices;
+
+static void apg_collect_notice(void *arg, const char *message)
+{
+	apg_notices *n = arg;
+	if (n->count == n->cap) {
+		size_t cap = n->cap ? n->cap * 2 : 4;
+		char **m = realloc(n->messages, cap * sizeof(*m));
+		if (m == NULL) {
+			return;
+		}
+		n->messages = m;
+		n->cap = cap;
+	}
+	char *copy = strdup(message);
+	if (copy != NULL) {
+		n->messages[n->count++] = copy;
+	}
+}
+
+apg_status apg_connect_poll(apg_op *op, bool reset, uint64_t deadline, bool *ok, bool *timed_out, bool offload,
+	void *notice_arg)
 {
 	*ok = false;
 	*timed_out = false;
+	apg_notices notices = {0};
+	PQnoticeProcessor own = offload ? PQsetNoticeProcessor(op->conn, apg_collect_notice, &notices) : NULL;
+	apg_status st = APG_DONE;
 	/* libpq's docs: behave as if the last poll returned WRITING. */
 	PostgresPollingStatusType ps = PGRES_POLLING_WRITING;
 	for (;;) {
 		if (ps == PGRES_POLLING_OK) {
 			*ok = true;
-			return APG_DONE;
+			break;
 		}
 		if (ps == PGRES_POLLING_FAILED) {
-			return APG_DONE;
+			break;
 		}
-		apg_status st = apg_wait(op, ps == PGRES_POLLING_READING ? TASYNC_IO_READABLE : TASYNC_IO_WRITABLE,
-			deadline, timed_out);
-		if (st == APG_CANCELLED) {
-			/* Nothing to drain: the caller abandons the connection. */
-			return apg_settle(op, APG_DONE);
+		st = apg_wait(op, ps == PGRES_POLLING_READING ? TASYNC_IO_READABLE : TASYNC_IO_WRITABLE, deadline, timed_out);
+		if (st != APG_DONE || *timed_out) {
+			break;
 		}
-		if (st == APG_RAISED) {
-			return st;
+		apg_poll_job job = {.conn = op->conn, .reset = reset, .ps = PGRES_POLLING_FAILED};
+		if (offload) {
+			st = apg_offload(op, apg_poll_work, &job);
+			if (st != APG_DONE) {
+				break;
+			}
+		} else {
+			apg_poll_work(&job);
 		}
-		if (*timed_out) {
-			return APG_DONE;
-		}
-		ps = reset ? PQresetPoll(op->conn) : PQconnectPoll(op->conn);
+		ps = job.ps;
 	}
+	if (!offload) {
+		return st == APG_CANCELLED ? apg_settle(op, APG_DONE) : st;
+	}
+	/* The connection's processor again, and what it missed. */
+	PQsetNoticeProcessor(op->conn, own, notice_arg);
+	for (size_t i = 0; i < notices.count; i++) {
+		if (own != NULL && st != APG_RAISED) {
+			own(notice_arg, notices.messages[i]);
+		}
+		free(notices.messages[i]);
+	}
+	free(notices.messages);
+	if (st == APG_CANCELLED) {
+		/* Nothing to drain: the caller abandons the connection. */
+		return apg_settle(op, APG_DONE);
+	}
+	return st;
 }
 
-/* libpq's "connection to server ... failed: " prefix for conn's current
- * host, followed by what. */
 zend_string *apg_connect_failure(PGconn *conn, const char *what)
 {
 	const char *host = PQhost(conn);

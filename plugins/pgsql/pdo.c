@@ -640,7 +640,7 @@ static int apg_pdo_factory(pdo_dbh_t *dbh, zval *driver_options)
 		int timeout = apg_connect_timeout(H->server);
 		uint64_t deadline = timeout > 0 ? tasync_runtime_now(cop.rt) + (uint64_t) timeout * 1000000000u : 0;
 		bool ok = false, timed_out = false;
-		st = apg_connect_poll(&cop, false, deadline, &ok, &timed_out);
+		st = apg_connect_poll(&cop, false, deadline, &ok, &timed_out, true, NULL);
 		apg_op_end(&cop, 0);
 		if (st == APG_DONE && timed_out) {
 			failure_str = apg_connect_failure(H->server, "timeout expired");

@@ -66,7 +66,8 @@ static void apg_call_pgsql(const char *name, const char *connstr, size_t len, ze
  * *failure set to the message to print when it failed for a reason libpq
  * does not report itself (timeout, cancellation); APG_RAISED.
  */
-static apg_status apg_finish_connect(PGconn *conn, tasync_coroutine_t *co, bool reset, bool *ok, zend_string **failure)
+static apg_status apg_finish_connect(PGconn *conn, tasync_coroutine_t *co, bool reset, bool *ok, zend_string **failure,
+	bool offload, void *notice_arg)
 {
 	apg_op op;
 	*failure = NULL;
@@ -77,7 +78,7 @@ static apg_status apg_finish_connect(PGconn *conn, tasync_coroutine_t *co, bool 
 	int timeout = apg_connect_timeout(conn);
 	uint64_t deadline = timeout > 0 ? tasync_runtime_now(op.rt) + (uint64_t) timeout * 1000000000u : 0;
 	bool timed_out = false;
-	apg_status st = apg_connect_poll(&op, reset, deadline, ok, &timed_out);
+	apg_status st = apg_connect_poll(&op, reset, deadline, ok, &timed_out, offload, notice_arg);
 	apg_op_end(&op, 0);
 	if (st == APG_DONE && timed_out) {
 		*failure = apg_connect_failure(conn, "timeout expired");
@@ -168,7 +169,9 @@ static ZEND_NAMED_FUNCTION(apg_pg_connect)
 
 	bool ok;
 	zend_string *failure;
-	apg_status st = apg_finish_connect(link->conn, co, false, &ok, &failure);
+	/* ext/pgsql's notice processor has the link as its argument (libpq's
+	 * default one, when notices are ignored, has none). */
+	apg_status st = apg_finish_connect(link->conn, co, false, &ok, &failure, true, link);
 	if (st == APG_DONE && ok) {
 		if (prev_default != NULL) {
 			OBJ_RELEASE(prev_default);
@@ -314,7 +317,9 @@ static ZEND_NAMED_FUNCTION(apg_pg_pconnect)
 			if (PQresetStart(conn)) {
 				bool ok;
 				zend_string *failure;
-				if (apg_finish_connect(conn, co, true, &ok, &failure) == APG_RAISED) {
+				/* Its notice processor's argument is not known here: the
+				 * reset's steps run on the loop (a rare path). */
+				if (apg_finish_connect(conn, co, true, &ok, &failure, false, NULL) == APG_RAISED) {
 					RETURN_THROWS();
 				}
 				if (failure != NULL) {
@@ -369,7 +374,7 @@ static ZEND_NAMED_FUNCTION(apg_pg_pconnect)
 	bool ok = false;
 	zend_string *failure = NULL;
 	if (st == APG_DONE && conn != NULL && PQstatus(conn) != CONNECTION_BAD) {
-		st = apg_finish_connect(conn, co, false, &ok, &failure);
+		st = apg_finish_connect(conn, co, false, &ok, &failure, true, NULL);
 	} else if (st == APG_CANCELLED) {
 		failure = zend_string_init("the connecting coroutine was cancelled",
 			sizeof("the connecting coroutine was cancelled") - 1, 0);
