@@ -9,21 +9,23 @@ pdo_pgsql
 <?php
 require __DIR__ . '/pgsql.inc';
 
+/* Suites on other backends run this test at the same time: a table each. */
+$table = "apg_tx_" . getmypid();
 $setup = pdo_pgsql();
-$setup->exec("DROP TABLE IF EXISTS apg_tx");
-$setup->exec("CREATE TABLE apg_tx (who text, n int, CONSTRAINT u UNIQUE (who, n) DEFERRABLE INITIALLY DEFERRED)");
+$setup->exec("DROP TABLE IF EXISTS $table");
+$setup->exec("CREATE TABLE $table (who text, n int, UNIQUE (who, n) DEFERRABLE INITIALLY DEFERRED)");
 
 $log = [];
-$work = function (string $who, string $end) use (&$log) {
+$work = function (string $who, string $end) use (&$log, $table) {
     $db = pdo_pgsql();
     $db->beginTransaction();
     $log[] = "$who begins";
     for ($i = 0; $i < 3; $i++) {
-        $db->exec("INSERT INTO apg_tx VALUES ('$who', " . ($end === 'conflict' ? 1 : $i) . ")");
+        $db->exec("INSERT INTO $table VALUES ('$who', " . ($end === 'conflict' ? 1 : $i) . ")");
         $db->query("SELECT pg_sleep(0.05)");
         $log[] = "$who row $i";
     }
-    $seen = $db->query("SELECT count(*) FROM apg_tx WHERE who = '$who'")->fetchColumn();
+    $seen = $db->query("SELECT count(*) FROM $table WHERE who = '$who'")->fetchColumn();
     try {
         $end === 'rollback' ? $db->rollBack() : $db->commit();
         $log[] = "$who {$end}s";
@@ -42,8 +44,8 @@ echo implode("\n", $results), "\n";
 echo "interleaved: ", array_search('b begins', $log) < array_search('a commits', $log) ? "yes" : "no", "\n";
 sort($log);
 echo implode("\n", $log), "\n";
-echo "committed: ", json_encode($setup->query("SELECT who, n FROM apg_tx ORDER BY who, n")->fetchAll(PDO::FETCH_NUM)), "\n";
-$setup->exec("DROP TABLE apg_tx");
+echo "committed: ", json_encode($setup->query("SELECT who, n FROM $table ORDER BY who, n")->fetchAll(PDO::FETCH_NUM)), "\n";
+$setup->exec("DROP TABLE $table");
 ?>
 --EXPECT--
 a saw 3 rows of its own in its transaction, in transaction after: false
