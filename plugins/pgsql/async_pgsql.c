@@ -122,6 +122,7 @@ static PHP_MINIT_FUNCTION(async_pgsql)
 static PHP_MSHUTDOWN_FUNCTION(async_pgsql)
 {
 	apg_pdo_shutdown();
+	apg_pgsql_async_shutdown();
 	apg_unhook_all();
 	UNREGISTER_INI_ENTRIES();
 	return SUCCESS;

@@ -145,6 +145,8 @@ ZEND_BEGIN_MODULE_GLOBALS(async_pgsql)
 	zend_long layout_fault;     /* test-only ini: pretend a layout differs (layout.c) */
 	HashTable busy;             /* PGconn* => apg_use*: connections in use (conn.c) */
 	bool busy_ready;
+	HashTable watched;          /* PGconn* => fd the runtime watches (conn.c) */
+	bool watched_ready;
 ZEND_END_MODULE_GLOBALS(async_pgsql)
 
 ZEND_EXTERN_MODULE_GLOBALS(async_pgsql)
@@ -245,6 +247,10 @@ void apg_op_sent(apg_op *op);
  * forgotten by the runtime. */
 void apg_op_end(apg_op *op, int nonblocking_after);
 
+/* Before libpq closes conn's socket (PQfinish, PQreset): the runtime
+ * forgets the watch this plugin kept on it. */
+void apg_conn_closing(PGconn *conn);
+
 /* Whether a coroutine is inside an operation on conn. */
 bool apg_conn_is_busy(PGconn *conn);
 
@@ -321,6 +327,9 @@ void apg_conn_request_shutdown(void);
 void apg_pgsql_connect_startup(void);
 void apg_pgsql_query_startup(void);
 void apg_pgsql_async_startup(void);
+void apg_pgsql_async_shutdown(void);
+/* Puts apg_conn_closing in front of PgSql\Connection's free_obj. */
+void apg_pgsql_hook_link_free(zend_object *probe);
 void apg_pgsql_copy_startup(void);
 void apg_pdo_startup(void);
 void apg_pdo_shutdown(void);

@@ -150,9 +150,21 @@ void apg_op_sent(apg_op *op)
 	}
 }
 
-/* Tells the runtime to drop its watch of the fd we waited on: libpq may
- * close that socket (PQfinish, PQreset, a lost connection) at any time
- * after the operation, and a new socket may get the same number. */
+/*
+ * The runtime's watch of a connection's socket is kept from one operation
+ * to the next (opening and closing it per query would cost four system
+ * calls each time): APG_G(watched) records PGconn* => the fd. The runtime
+ * must be told before the fd is closed (tasync_fd_forget), so:
+ *  - a socket libpq closed during our operation (a lost connection) is
+ *    forgotten at the operation's end, before any other code can open a
+ *    socket with the same number on this thread;
+ *  - apg_conn_closing() forgets it before PQfinish / PQreset close it
+ *    (pg_close, pg_connection_reset, pg_ping, the free of a
+ *    PgSql\Connection, PDO's closer);
+ *  - only while the connection still owns that number (PQsocket says so):
+ *    a record of a socket libpq closed in a call of PHP's own is dropped
+ *    without a forget, since the number may belong to another watch by now.
+ */
 static void apg_forget_fd(apg_op *op)
 {
 	if (op->fd >= 0) {
@@ -161,13 +173,54 @@ static void apg_forget_fd(apg_op *op)
 	}
 }
 
+static void apg_watched_set(PGconn *conn, int fd)
+{
+	if (!APG_G(watched_ready)) {
+		zend_hash_init(&APG_G(watched), 8, NULL, NULL, 0);
+		APG_G(watched_ready) = true;
+	}
+	zval zv;
+	ZVAL_LONG(&zv, fd);
+	zend_hash_index_update(&APG_G(watched), (zend_ulong) (uintptr_t) conn, &zv);
+}
+
+static void apg_watched_del(PGconn *conn)
+{
+	if (APG_G(watched_ready)) {
+		zend_hash_index_del(&APG_G(watched), (zend_ulong) (uintptr_t) conn);
+	}
+}
+
+void apg_conn_closing(PGconn *conn)
+{
+	if (conn == NULL || !APG_G(watched_ready)) {
+		return;
+	}
+	zval *zv = zend_hash_index_find(&APG_G(watched), (zend_ulong) (uintptr_t) conn);
+	if (zv == NULL) {
+		return;
+	}
+	int fd = (int) Z_LVAL_P(zv);
+	tasync_runtime_t *rt = tasync_runtime_current();
+	if (rt != NULL && PQsocket(conn) == fd && apg_use_find(conn) == NULL) {
+		tasync_fd_forget(rt, fd);
+	}
+	apg_watched_del(conn);
+}
+
 void apg_op_end(apg_op *op, int nonblocking_after)
 {
 	if (!op->entered) {
 		return;
 	}
 	op->entered = false;
-	apg_forget_fd(op);
+	if (op->fd >= 0 && PQsocket(op->conn) == op->fd) {
+		apg_watched_set(op->conn, op->fd);  /* kept for the next operation */
+		op->fd = -1;
+	} else {
+		apg_watched_del(op->conn);
+		apg_forget_fd(op);                   /* libpq closed it just now */
+	}
 	int want = nonblocking_after >= 0 ? nonblocking_after : op->was_nonblocking;
 	if (PQisnonblocking(op->conn) != want) {
 		/* Our operations leave nothing unsent: no wait here either. */
@@ -184,6 +237,10 @@ void apg_op_end(apg_op *op, int nonblocking_after)
 
 void apg_conn_request_shutdown(void)
 {
+	if (APG_G(watched_ready)) {
+		zend_hash_destroy(&APG_G(watched));
+		APG_G(watched_ready) = false;
+	}
 	if (APG_G(busy_ready)) {
 		zend_hash_destroy(&APG_G(busy));
 		APG_G(busy_ready) = false;
@@ -208,6 +265,8 @@ static apg_status apg_wait(apg_op *op, unsigned events, uint64_t deadline, bool 
 		return APG_DONE; /* no socket: the next libpq call reports the error */
 	}
 	if (op->fd != fd) {
+		/* The socket changed within this operation (a reset): the old one
+		 * was closed just now. */
 		apg_forget_fd(op);
 		op->fd = fd;
 	}

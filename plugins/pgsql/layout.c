@@ -104,6 +104,11 @@ bool apg_layout_verify_pgsql(void)
 		apg_disable("PgSql\\Lob objects do not have the layout this build was made for");
 		return false;
 	}
+	zval probe;
+	if (object_init_ex(&probe, apg_link_ce) == SUCCESS) {
+		apg_pgsql_hook_link_free(Z_OBJ(probe));
+		zval_ptr_dtor(&probe);
+	}
 	return true;
 }
 

@@ -290,6 +290,17 @@ static zend_string *apg_pdo_last_insert_id(pdo_dbh_t *dbh, const zend_string *na
 
 static bool apg_pdo_verify_stmt(pdo_dbh_t *dbh, pdo_stmt_t *stmt, zend_string *sql);
 
+/* pdo_pgsql's closer PQfinish-es the connection: the runtime forgets the
+ * socket first (conn.c). */
+static void apg_pdo_closer(pdo_dbh_t *dbh)
+{
+	apg_pdo_handle *H = dbh->driver_data;
+	if (H != NULL && H->server != NULL) {
+		apg_conn_closing(H->server);
+	}
+	orig_methods->closer(dbh);
+}
+
 static bool apg_pdo_preparer(pdo_dbh_t *dbh, zend_string *sql, pdo_stmt_t *stmt, zval *driver_options)
 {
 	/* pdo_pgsql's: it only sets the statement up (the prepare itself is
@@ -783,6 +794,7 @@ static void apg_pdo_learn(void)
 		return;
 	}
 	memcpy(&apg_methods, orig_methods, sizeof(apg_methods));
+	apg_methods.closer = apg_pdo_closer;
 	apg_methods.doer = apg_pdo_doer;
 	apg_methods.preparer = apg_pdo_preparer;
 	apg_methods.begin = apg_pdo_begin;

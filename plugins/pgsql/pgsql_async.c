@@ -80,6 +80,57 @@ static ZEND_NAMED_FUNCTION(apg_guard)
 	apg_original(execute_data)(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 }
 
+/* pg_close, pg_connection_reset, pg_ping: they may close the socket (PQfinish,
+ * PQreset), so the runtime forgets it first (conn.c). */
+static ZEND_NAMED_FUNCTION(apg_guard_closing)
+{
+	PGconn *conn = apg_arg_conn(execute_data);
+	if (conn == NULL && ZEND_NUM_ARGS() == 0 && apg_link_ce != NULL) {
+		zend_object *def = apg_pgsql_globals_ptr()->default_link;
+		conn = def != NULL ? apg_link_from_obj(def)->conn : NULL;
+	}
+	if (conn != NULL && APG_G(busy_ready) && zend_hash_num_elements(&APG_G(busy)) > 0 && !APG_G(disabled)
+			&& apg_conn_busy_error(conn)) {
+		RETURN_THROWS();
+	}
+	apg_conn_closing(conn);
+	apg_original(execute_data)(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+}
+
+static const char *const apg_closing[] = {"pg_close", "pg_connection_reset", "pg_ping"};
+
+/* PgSql\Connection's free_obj (ext/pgsql's object handlers): PQfinish. */
+static void (*orig_link_free_obj)(zend_object *obj);
+static zend_object_handlers *apg_link_handlers;
+
+static void apg_link_free_obj(zend_object *obj)
+{
+	apg_link *link = apg_link_from_obj(obj);
+	if (link->conn != NULL && !link->persistent) {
+		apg_conn_closing(link->conn);
+	}
+	orig_link_free_obj(obj);
+}
+
+void apg_pgsql_hook_link_free(zend_object *probe)
+{
+	/* ext/pgsql's handlers of PgSql\Connection objects: one static table,
+	 * reached through an object's handlers pointer (layout.c passes a new
+	 * one once its layout is checked). */
+	if (apg_link_handlers == NULL && probe->handlers->free_obj != apg_link_free_obj) {
+		apg_link_handlers = (zend_object_handlers *) probe->handlers;
+		orig_link_free_obj = apg_link_handlers->free_obj;
+		apg_link_handlers->free_obj = apg_link_free_obj;
+	}
+}
+
+void apg_pgsql_async_shutdown(void)
+{
+	if (apg_link_handlers != NULL && apg_link_handlers->free_obj == apg_link_free_obj) {
+		apg_link_handlers->free_obj = orig_link_free_obj;
+	}
+}
+
 /*
  * pg_send_query, pg_send_query_params, pg_send_prepare, pg_send_execute,
  * pg_get_result: wait until the connection's pending result is in, then
@@ -142,12 +193,17 @@ void apg_pgsql_async_startup(void)
 	for (size_t i = 0; i < sizeof(apg_waiting) / sizeof(apg_waiting[0]); i++) {
 		apg_hook_slot(apg_waiting[i], apg_wait_then_php);
 	}
+	for (size_t i = 0; i < sizeof(apg_closing) / sizeof(apg_closing[0]); i++) {
+		apg_hook_slot(apg_closing[i], apg_guard_closing);
+	}
+
 	zend_module_entry *m = zend_hash_str_find_ptr(&module_registry, "pgsql", sizeof("pgsql") - 1);
 	if (m == NULL || m->functions == NULL) {
 		return;
 	}
 	for (const zend_function_entry *fe = m->functions; fe->fname != NULL; fe++) {
 		if (apg_in(fe->fname, apg_waiting, sizeof(apg_waiting) / sizeof(apg_waiting[0]))
+				|| apg_in(fe->fname, apg_closing, sizeof(apg_closing) / sizeof(apg_closing[0]))
 				|| apg_in(fe->fname, apg_own, sizeof(apg_own) / sizeof(apg_own[0]))) {
 			continue;
 		}
