@@ -13,6 +13,7 @@
  * control back from the core (async_safe_point).
  */
 #include "php_async.h"
+#include "php_async_io.h"
 
 #include "zend_fibers.h"
 
@@ -266,6 +267,8 @@ const tasync_host_t async_host = {
 	.coroutine_free = host_coroutine_free,
 	.warning = host_warning,
 	.capture_location = host_capture_location,
+	.may_suspend = async_host_may_suspend,
+	.wait_end = async_host_wait_end,
 };
 
 /* --------------------------------------------------------- safe points */

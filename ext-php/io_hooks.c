@@ -188,6 +188,27 @@ async_io_status async_io_after_wait(int rc, void *err)
 	}
 }
 
+/*
+ * The host table's may_suspend and wait_end (ABI 1.2): the blocking
+ * functions of other extensions (plugins/pgsql) get exactly the treatment
+ * of the hooks above through tasync_coroutine_suspendable and
+ * tasync_wait_end.
+ */
+int async_host_may_suspend(void *hd, tasync_coroutine_t *co, void *co_data)
+{
+	(void) hd;
+	(void) co;
+	return co_data != NULL && async_io_coroutine() != NULL;
+}
+
+int async_host_wait_end(void *hd, tasync_coroutine_t *co, void *co_data, int rc, void *error)
+{
+	(void) hd;
+	(void) co;
+	(void) co_data;
+	return async_io_after_wait(rc, error) == ASYNC_IO_ABORTED ? TASYNC_EHOST_RAISED : rc;
+}
+
 /* A timeout awaitable for deadline (none for 0); false when it has passed. */
 static bool io_timeout_for(uint64_t deadline, tasync_awaitable_t **out)
 {

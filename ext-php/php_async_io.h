@@ -60,6 +60,10 @@ typedef enum async_io_status {
  */
 async_io_status async_io_after_wait(int rc, void *err);
 
+/* tasync_host_t.may_suspend and .wait_end (ABI 1.2), for other extensions. */
+int async_host_may_suspend(void *hd, tasync_coroutine_t *co, void *co_data);
+int async_host_wait_end(void *hd, tasync_coroutine_t *co, void *co_data, int rc, void *error);
+
 /* Absolute deadline on the runtime's clock for a PHP timeval timeout;
  * 0 = none (NULL or negative tv_sec, PHP's "no timeout"). */
 uint64_t async_io_deadline(const struct timeval *tv);

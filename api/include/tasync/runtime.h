@@ -490,6 +490,59 @@ TASYNC_API void tasync_timer_set_ref(tasync_timer_t *t, int ref);
 /* Stops and frees; NULL is a no-op. Safe inside its own callback. */
 TASYNC_API void tasync_timer_destroy(tasync_timer_t *t);
 
+/* ------------------------------------- blocking functions of extensions */
+
+/*
+ * What an extension whose functions block (a database driver, a client
+ * library) calls to make them cooperative (rule C18), in this order:
+ *
+ *   co = tasync_coroutine_suspendable(rt);        NULL: block as before
+ *   rc = tasync_await_fd(rt, fd, ev, deadline, &revents, &err);   or any wait
+ *   rc = tasync_wait_end(rt, rc, err);            after every wait
+ *
+ * A deadline is a cancellation awaitable from tasync_timeout_create (its
+ * expiry returns TASYNC_EAWAIT_CANCELLED); blocking calls that have no
+ * non-blocking form run on the thread pool through tasync_offload.
+ * plugins/pgsql/README.md is the worked guide.
+ */
+
+/*
+ * The coroutine a blocking function of an extension may suspend now instead
+ * of blocking the thread, or NULL when the function must keep its blocking
+ * behaviour: the thread has no runtime (rt NULL means the calling thread's),
+ * rt is another thread's, the caller is not in a coroutine (a reactor,
+ * timer or posted callback), or the host refuses (tasync_host_t.may_suspend:
+ * PHP refuses while an exception is pending, in destructors run by the
+ * garbage collector, once the request is ending). Borrowed.
+ * Since: ABI 1.2.
+ */
+TASYNC_API tasync_coroutine_t *tasync_coroutine_suspendable(tasync_runtime_t *rt);
+
+/*
+ * Ends one wait of an extension's blocking function: call it right after
+ * every suspending call made between tasync_coroutine_suspendable and the
+ * function's return, with the code that call returned and the error it gave
+ * (this takes that reference; error may be NULL). It treats the outcome as
+ * the host's own blocking functions do (rule C18):
+ *  - rc == -ECANCELED (the coroutine was cancelled): the cancellation is made
+ *    pending again, so that the coroutine's next suspension point delivers
+ *    it, and -ECANCELED is returned: the function fails the way its
+ *    documentation says a failed call does (never with a new error type).
+ *    When the coroutine already failed a call for this same cancellation and
+ *    went on, the host raises the cancellation now instead (a loop of failing
+ *    calls ends);
+ *  - the host may have to end the coroutine now (PHP: exit() or a fatal
+ *    error in another coroutine ends the request);
+ *  - otherwise rc is returned unchanged.
+ * TASYNC_EHOST_RAISED means the host has raised an error in the calling
+ * coroutine (PHP: an exception is pending): release what the function holds
+ * and return at once, without doing more work. With a host that has no
+ * wait_end member, only the first point applies (without the "already
+ * failed" check) and TASYNC_EHOST_RAISED is never returned.
+ * Since: ABI 1.2.
+ */
+TASYNC_API int tasync_wait_end(tasync_runtime_t *rt, int rc, void *error);
+
 TASYNC_EXTERN_C_END
 
 #endif /* TASYNC_RUNTIME_H */
