@@ -161,14 +161,19 @@ typedef struct curl_php_easy {
 	zend_object std;
 } curl_php_easy;
 
-/* The handle behind a CurlHandle, or NULL when its layout is not this one. */
+/* The handle behind a CurlHandle, or NULL when its layout is not this one
+ * (a build of PHP that differs: said once, and curl_exec() stays PHP's). */
 static curl_php_easy *curl_easy_of(zend_object *obj)
 {
-	if (obj->handlers->offset != XtOffsetOf(curl_php_easy, std)) {
-		return NULL;
-	}
+	static bool warned;
 	curl_php_easy *ch = (curl_php_easy *) ((char *) obj - obj->handlers->offset);
-	if (ch->cp == NULL || ch->handlers.write == NULL || ch->handlers.write_header == NULL) {
+	if (obj->handlers->offset != XtOffsetOf(curl_php_easy, std)
+			|| ch->cp == NULL || ch->handlers.write == NULL || ch->handlers.write_header == NULL) {
+		if (!warned) {
+			warned = true;
+			php_error_docref(NULL, E_WARNING, "ext/curl's CurlHandle is not laid out as this build of async expects"
+				" (PHP " PHP_VERSION "): curl_exec() blocks the whole process");
+		}
 		return NULL;
 	}
 	return ch;
