@@ -95,7 +95,6 @@
 #include "zend_weakrefs.h"
 
 #include <dlfcn.h>
-#include <math.h>
 #include <poll.h>
 
 /* ----------------------------------------------------------- libcurl */
