@@ -530,6 +530,8 @@ static const zend_module_dep async_deps[] = {
 	ZEND_MOD_REQUIRED("standard")
 	/* Its tcp transport must be registered before ours wraps it. */
 	ZEND_MOD_OPTIONAL("openssl")
+	/* Its functions must exist before io_curl.c takes them over. */
+	ZEND_MOD_OPTIONAL("curl")
 	ZEND_MOD_END
 };
 

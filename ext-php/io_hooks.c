@@ -27,7 +27,7 @@ typedef struct io_hook {
 	zif_handler replacement;
 } io_hook;
 
-#define IO_HOOK_MAX 32
+#define IO_HOOK_MAX 64
 static io_hook io_hooks[IO_HOOK_MAX];
 static uint32_t io_hook_count;
 
@@ -502,6 +502,9 @@ void async_io_startup(void)
 	async_io_select_startup();
 	async_io_dns_startup();
 	async_io_files_startup();
+#ifdef ASYNC_HAVE_CURL
+	async_io_curl_startup();
+#endif
 }
 
 void async_io_shutdown(void)
@@ -512,6 +515,9 @@ void async_io_shutdown(void)
 
 void async_io_request_shutdown(void)
 {
+#ifdef ASYNC_HAVE_CURL
+	async_io_curl_request_shutdown();
+#endif
 	io_busy_request_shutdown();
 	if (io_soft_cancels_ready) {
 		zend_hash_destroy(&io_soft_cancels);

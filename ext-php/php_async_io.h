@@ -14,6 +14,10 @@
  *                 name resolution of stream connects, on the thread pool
  *   io_files.c    file_get_contents / file_put_contents of plain files
  *                 through the runtime's file operations
+ *   io_curl.c     ext/curl: curl_exec() on a multi handle of its own and
+ *                 the curl_multi_exec / curl_multi_select loop, driven by
+ *                 libcurl's socket and timer callbacks (built when
+ *                 libcurl's headers are found)
  *
  * The rule every hook follows: when no runtime exists, or the caller is
  * not a PHP coroutine (the main flow is one, rule C3), or the engine
@@ -123,6 +127,12 @@ void async_io_streams_shutdown(void);
 void async_io_select_startup(void);
 void async_io_dns_startup(void);
 void async_io_files_startup(void);
+#ifdef ASYNC_HAVE_CURL
+/* After ext/curl's MINIT (async's optional dependency on curl). */
+void async_io_curl_startup(void);
+/* Before the runtime goes: multi handles forget the runtime. */
+void async_io_curl_request_shutdown(void);
+#endif
 
 /* True when stream's ops are the wrapped socket ops of io_streams.c. */
 bool async_io_stream_is_socket(php_stream *stream);
