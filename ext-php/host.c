@@ -379,6 +379,12 @@ bool async_call_from_core(zval *callable, zval *retval, uint32_t argc, zval *arg
 		ASYNC_G(bailout_pending) = true;
 		ok = false;
 	} zend_end_try();
+	if (EG(exception) != NULL && zend_is_unwind_exit(EG(exception)) && async_request_failed()) {
+		/* A fatal error PHP reported by unwinding (C22): a bailout too. */
+		zend_clear_exception();
+		ASYNC_G(bailout_pending) = true;
+		ok = false;
+	}
 	if (EG(exception) != NULL) {
 		*thrown = EG(exception);
 		GC_ADDREF(*thrown);
@@ -462,6 +468,9 @@ void async_abort_all(async_abort_mode mode)
 		return;
 	}
 	ASYNC_G(aborting) = true;
+	if (mode == ASYNC_ABORT_BAILOUT) {
+		ASYNC_G(fatal_abort) = true;
+	}
 	/* The PHP coroutines that have not finished (the main one aside). */
 	size_t total = tasync_runtime_coroutines(rt, NULL, 0);
 	tasync_coroutine_t **cos = safe_emalloc(total ? total : 1, sizeof(*cos), 0);

@@ -200,6 +200,8 @@ ZEND_BEGIN_MODULE_GLOBALS(async)
 	async_abort_mode abort_mode;     /* what the main flow must do at its next resume */
 	bool aborting;                   /* async_abort_all ran in this request: resumes check
 	                                  * whether their coroutine is doomed */
+	bool fatal_abort;                /* a fatal error is ending every coroutine: none starts
+	                                  * user code until the drain after it completed (C22) */
 	bool in_drain;                   /* the main flow waits in tasync_runtime_run */
 	bool fiber_used;                 /* rule C13 */
 	bool runtime_failed;             /* creation failed in this request */
@@ -292,6 +294,23 @@ void async_throw_error(int rc, void *err);
 
 /* Marks the request as aborting and wakes every coroutine so that it unwinds. */
 void async_abort_all(async_abort_mode mode);
+
+/*
+ * True once a fatal error happened in this request (rule C22). PHP reports
+ * most fatal errors with a bailout (a longjmp to the nearest zend_try), but
+ * some by unwinding: Debian's PHP 8.2 delays an out-of-memory error to the
+ * next VM interrupt (zend_handle_delayed_oom), which prints the message,
+ * catches its own bailout and then throws unwind_exit, the very exception
+ * exit() throws. Every fatal error went through _zend_bailout(), which sets
+ * CG(unclean_shutdown) for the rest of the request; exit() never sets it
+ * (it only unwinds), nor does an uncaught exception (reported with
+ * E_DONT_BAIL). So an unwind_exit seen while it is set ends the request as a
+ * fatal error, whoever threw it.
+ */
+static zend_always_inline bool async_request_failed(void)
+{
+	return CG(unclean_shutdown) != 0;
+}
 
 /* An exception already unwinding, kept aside while PHP code runs from a
  * destructor or a core callback, then put back: as the previous of one
