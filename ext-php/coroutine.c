@@ -72,8 +72,10 @@ static void coroutine_free(zend_object *obj)
 		c->co = NULL;
 	}
 	coroutine_release_call(c);
+	/* Only a coroutine abandoned by a destroyed runtime still has output
+	 * buffers and VM stack pages. */
+	async_output_abandon(&c->vm);
 	async_flush_releases();
-	/* Only a coroutine abandoned by a destroyed runtime still has pages. */
 	zend_vm_stack stack = c->vm.vm_stack;
 	while (stack != NULL) {
 		zend_vm_stack prev = stack->prev;
@@ -346,6 +348,10 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 	EG(jit_trace_num) = 0;
 	EG(error_reporting) = (int) error_reporting;
 	EG(active_fiber) = NULL;
+	/* Rule C23: normal error handling and no output buffer of its own. */
+	EG(error_handling) = EH_NORMAL;
+	EG(exception_class) = NULL;
+	async_output_start();
 #ifdef ZEND_CHECK_STACK_LIMIT
 	{
 		/* PHP 8.3+ checks recursion against the C stack: this coroutine's,
@@ -400,6 +406,14 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 				fatal = coroutine_failed(c, self);
 			}
 		}
+		if (!fatal) {
+			/* Then its output buffers are flushed, as at the end of a
+			 * request (C23); a callback's exception is its error too. */
+			async_output_end();
+			if (EG(exception)) {
+				fatal = coroutine_failed(c, self);
+			}
+		}
 		/* Rule S10 while this coroutine's VM stack still exists: the
 		 * scope's exception handlers are PHP code and run right here. */
 		if (!fatal && !c->doomed) {
@@ -437,7 +451,17 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 		if (!c->doomed) {
 			async_abort_all(ASYNC_ABORT_BAILOUT);
 		}
+		/* PHP flushes the output buffers after a fatal error too (the
+		 * message may be in one of them). */
+		zend_try {
+			async_output_end();
+		} zend_end_try();
+		if (EG(exception)) {
+			zend_clear_exception();
+		}
 	}
+	/* What a fatal error in the flush left (a no-op otherwise). */
+	async_output_end();
 
 	zend_vm_stack_destroy();
 	EG(vm_stack) = NULL;

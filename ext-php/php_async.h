@@ -38,9 +38,10 @@ extern zend_module_entry async_module_entry;
 /* ------------------------------------------------------------ VM state */
 
 /*
- * The executor state one coroutine owns: exactly what php-src's Fibers
- * capture and restore on a switch (Zend/zend_fibers.c, zend_fiber_vm_state).
- * Saved in the host's coroutine_leave hook, restored in coroutine_enter.
+ * The executor state one coroutine owns: what php-src's Fibers capture and
+ * restore on a switch (Zend/zend_fibers.c, zend_fiber_vm_state), plus the
+ * engine state rule C23 makes per coroutine (see async_save_vm()). Saved in
+ * the host's coroutine_leave hook, restored in coroutine_enter.
  */
 typedef struct async_vm_state {
 	zend_vm_stack vm_stack;
@@ -52,6 +53,14 @@ typedef struct async_vm_state {
 	uint32_t jit_trace_num;
 	JMP_BUF *bailout;
 	zend_fiber *active_fiber;
+	/* Rule C23: the error-handling mode of zend_replace_error_handling()
+	 * (an EH_THROW window may suspend) ... */
+	zend_error_handling_t error_handling;
+	zend_class_entry *exception_class;
+	/* ... and the output-buffer stack of main/output.c (OG()). */
+	zend_stack ob_handlers;
+	php_output_handler *ob_active;
+	php_output_handler *ob_running;
 #ifdef ZEND_CHECK_STACK_LIMIT
 	/* PHP 8.3+: the C stack bounds the engine checks recursion against. */
 	void *stack_base;
@@ -269,6 +278,19 @@ uint32_t async_value_refs(void *box);
 
 void async_save_vm(async_vm_state *s);
 void async_restore_vm(const async_vm_state *s);
+
+/*
+ * Rule C23, the output buffers of the current coroutine (in OG()):
+ * async_output_start() gives a coroutine that starts a stack of its own,
+ * empty (its output goes to the SAPI); async_output_end() flushes what it
+ * left open, in order, as PHP does at the end of a request (output
+ * callbacks run), and frees the stack. async_output_abandon() frees the
+ * saved buffers of a coroutine that will never run again without running
+ * PHP code (user callbacks are released at the next safe point).
+ */
+void async_output_start(void);
+void async_output_end(void);
+void async_output_abandon(async_vm_state *s);
 
 /* Queues a zval (whose reference we own) to be released at a safe point. */
 void async_defer_release(zval *zv);
