@@ -22,7 +22,7 @@ $opener = Async\spawn(function () {
     }
 });
 $other = Async\spawn(function () {
-    while (empty($GLOBALS['inWindow'])) {
+    for ($i = 0; empty($GLOBALS['inWindow']) && $i < 1000; $i++) {
         Async\suspend();
     }
     try {

@@ -10,7 +10,7 @@ class Slow {
     public $context;
     function dir_opendir($path, $options) {
         $GLOBALS['dirIn'] = true;
-        while (empty($GLOBALS['fileIn'])) {
+        for ($i = 0; empty($GLOBALS['fileIn']) && $i < 1000; $i++) {
             Async\suspend();
         }
         return false;
@@ -18,7 +18,7 @@ class Slow {
     function url_stat($path, $flags) { return false; }
     function stream_open($path, $mode, $options, &$opened) {
         $GLOBALS['fileIn'] = true;
-        while (empty($GLOBALS['dirDone'])) {
+        for ($i = 0; empty($GLOBALS['dirDone']) && $i < 1000; $i++) {
             Async\suspend();
         }
         return false;
@@ -33,7 +33,7 @@ $dir = Async\spawn(function () {
     $GLOBALS['dirDone'] = true;
 });
 $file = Async\spawn(function () {
-    while (empty($GLOBALS['dirIn'])) {
+    for ($i = 0; empty($GLOBALS['dirIn']) && $i < 1000; $i++) {
         Async\suspend();
     }
     try { new SplFileObject('slow://file'); } catch (Throwable $e) { echo "file: ", get_class($e), "\n"; }
