@@ -13,7 +13,7 @@ file_put_contents($file, <<<'PHP'
 <?php
 register_shutdown_function(fn() => print("shutdown ran\n"));
 $other = Async\spawn(function () {
-    try { Async\delay(50); echo "other continued\n"; } finally { echo "other finally\n"; }
+    try { Async\delay(5000); echo "other continued\n"; } finally { echo "other finally\n"; }
 });
 $c = Async\spawn(function () { $s = str_repeat('x', 50_000_000); echo "after the allocation\n"; });
 $c->onFinally(fn() => print("onFinally ran\n"));

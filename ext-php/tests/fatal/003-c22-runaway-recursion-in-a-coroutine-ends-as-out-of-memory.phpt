@@ -8,7 +8,7 @@ file_put_contents($file, <<<'PHP'
 register_shutdown_function(fn() => print("shutdown ran\n"));
 function down(int $n): int { return down($n + 1) + 1; }
 Async\spawn(function () {
-    try { Async\delay(50); echo "other continued\n"; } finally { echo "other finally\n"; }
+    try { Async\delay(5000); echo "other continued\n"; } finally { echo "other finally\n"; }
 });
 $c = Async\spawn(fn() => down(0));
 Async\await($c);
