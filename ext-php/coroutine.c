@@ -72,8 +72,10 @@ static void coroutine_free(zend_object *obj)
 		c->co = NULL;
 	}
 	coroutine_release_call(c);
+	/* Only a coroutine abandoned by a destroyed runtime still has output
+	 * buffers and VM stack pages. */
+	async_output_abandon(&c->vm);
 	async_flush_releases();
-	/* Only a coroutine abandoned by a destroyed runtime still has pages. */
 	zend_vm_stack stack = c->vm.vm_stack;
 	while (stack != NULL) {
 		zend_vm_stack prev = stack->prev;
@@ -298,27 +300,34 @@ void async_finally_options(tasync_spawn_options_t *opts, zval *callable, zend_ob
 
 /* ----------------------------------------------------------- entry */
 
-/* The coroutine ended with EG(exception) set: that is its error. */
-static void coroutine_failed(async_coroutine *c, tasync_coroutine_t *self)
+/*
+ * The coroutine ended with EG(exception) set: that is its error. Returns
+ * true when it is no error of the coroutine but a fatal error that PHP
+ * reported by unwinding (see async_request_failed()): the request ends.
+ */
+static bool coroutine_failed(async_coroutine *c, tasync_coroutine_t *self)
 {
 	zend_object *ex = EG(exception);
+	(void) c;
 	if (zend_is_unwind_exit(ex) || zend_is_graceful_exit(ex)) {
 		/* exit()/die() in this coroutine (graceful shutdown has started,
 		 * see fiber_guard.c; the coroutine ends cancelled), or it was
-		 * unwound because the request ends after a fatal error. */
+		 * unwound because the request ends after a fatal error, or the
+		 * fatal error happened here and PHP reported it by unwinding. */
 		zend_clear_exception();
-		return;
+		return async_request_failed();
 	}
 	GC_ADDREF(ex);
 	zend_clear_exception();
 	tasync_coroutine_set_error(self, ex);
 	OBJ_RELEASE(ex);
+	return false;
 }
 
 void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 {
 	async_coroutine *c = arg;
-	bool bailed_out = false;
+	volatile bool fatal = false;
 
 	/* The error_reporting the script started with, as for a new Fiber. */
 	zend_long error_reporting = INI_INT("error_reporting");
@@ -339,6 +348,10 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 	EG(jit_trace_num) = 0;
 	EG(error_reporting) = (int) error_reporting;
 	EG(active_fiber) = NULL;
+	/* Rule C23: normal error handling and no output buffer of its own. */
+	EG(error_handling) = EH_NORMAL;
+	EG(exception_class) = NULL;
+	async_output_start();
 #ifdef ZEND_CHECK_STACK_LIMIT
 	{
 		/* PHP 8.3+ checks recursion against the C stack: this coroutine's,
@@ -367,7 +380,10 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 
 	zend_first_try {
 		async_safe_point();
-		if (!EG(exception) && !c->doomed) {
+		/* After a fatal error no user code starts (C22): a coroutine that
+		 * starts meanwhile (a completion callback, one queued before) ends
+		 * at once. */
+		if (!EG(exception) && !c->doomed && !ASYNC_G(fatal_abort)) {
 			zval retval;
 			ZVAL_UNDEF(&retval);
 			c->fci.retval = &retval;
@@ -380,17 +396,27 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 			zval_ptr_dtor(&retval);
 		}
 		if (EG(exception)) {
-			coroutine_failed(c, self);
+			fatal = coroutine_failed(c, self);
 		}
-		/* Destructors run here, still inside the coroutine. */
-		coroutine_release_call(c);
-		async_safe_point();
-		if (EG(exception)) {
-			coroutine_failed(c, self);
+		if (!fatal) {
+			/* Destructors run here, still inside the coroutine. */
+			coroutine_release_call(c);
+			async_safe_point();
+			if (EG(exception)) {
+				fatal = coroutine_failed(c, self);
+			}
+		}
+		if (!fatal) {
+			/* Then its output buffers are flushed, as at the end of a
+			 * request (C23); a callback's exception is its error too. */
+			async_output_end();
+			if (EG(exception)) {
+				fatal = coroutine_failed(c, self);
+			}
 		}
 		/* Rule S10 while this coroutine's VM stack still exists: the
 		 * scope's exception handlers are PHP code and run right here. */
-		if (!c->doomed) {
+		if (!fatal && !c->doomed) {
 			tasync_coroutine_route_error(self);
 			async_safe_point();
 			if (EG(exception)) {
@@ -400,22 +426,42 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 				zend_object *late = EG(exception);
 				GC_ADDREF(late);
 				zend_clear_exception();
-				zend_exception_error(late, E_WARNING);
+				if (zend_is_unwind_exit(late) || zend_is_graceful_exit(late)) {
+					OBJ_RELEASE(late);
+					fatal = async_request_failed();
+				} else {
+					zend_exception_error(late, E_WARNING);
+				}
 			}
 		}
 	} zend_catch {
 		/* A fatal error: the message is out; the frames are abandoned, as
 		 * PHP abandons the main script's on a fatal error. */
-		bailed_out = true;
+		fatal = true;
 		EG(current_execute_data) = bottom;
 	} zend_end_try();
 
-	if (bailed_out) {
+	if (fatal) {
 		if (EG(exception)) {
 			zend_clear_exception();
 		}
-		async_abort_all(ASYNC_ABORT_BAILOUT);
+		/* Rule C22: every other coroutine (and the main flow) unwinds
+		 * without running more user code. A doomed coroutine unwinding is
+		 * a consequence of that abort, not a new one. */
+		if (!c->doomed) {
+			async_abort_all(ASYNC_ABORT_BAILOUT);
+		}
+		/* PHP flushes the output buffers after a fatal error too (the
+		 * message may be in one of them). */
+		zend_try {
+			async_output_end();
+		} zend_end_try();
+		if (EG(exception)) {
+			zend_clear_exception();
+		}
 	}
+	/* What a fatal error in the flush left (a no-op otherwise). */
+	async_output_end();
 
 	zend_vm_stack_destroy();
 	EG(vm_stack) = NULL;

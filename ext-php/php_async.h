@@ -38,9 +38,10 @@ extern zend_module_entry async_module_entry;
 /* ------------------------------------------------------------ VM state */
 
 /*
- * The executor state one coroutine owns: exactly what php-src's Fibers
- * capture and restore on a switch (Zend/zend_fibers.c, zend_fiber_vm_state).
- * Saved in the host's coroutine_leave hook, restored in coroutine_enter.
+ * The executor state one coroutine owns: what php-src's Fibers capture and
+ * restore on a switch (Zend/zend_fibers.c, zend_fiber_vm_state), plus the
+ * engine state rule C23 makes per coroutine (see async_save_vm()). Saved in
+ * the host's coroutine_leave hook, restored in coroutine_enter.
  */
 typedef struct async_vm_state {
 	zend_vm_stack vm_stack;
@@ -52,6 +53,14 @@ typedef struct async_vm_state {
 	uint32_t jit_trace_num;
 	JMP_BUF *bailout;
 	zend_fiber *active_fiber;
+	/* Rule C23: the error-handling mode of zend_replace_error_handling()
+	 * (an EH_THROW window may suspend) ... */
+	zend_error_handling_t error_handling;
+	zend_class_entry *exception_class;
+	/* ... and the output-buffer stack of main/output.c (OG()). */
+	zend_stack ob_handlers;
+	php_output_handler *ob_active;
+	php_output_handler *ob_running;
 #ifdef ZEND_CHECK_STACK_LIMIT
 	/* PHP 8.3+: the C stack bounds the engine checks recursion against. */
 	void *stack_base;
@@ -200,6 +209,8 @@ ZEND_BEGIN_MODULE_GLOBALS(async)
 	async_abort_mode abort_mode;     /* what the main flow must do at its next resume */
 	bool aborting;                   /* async_abort_all ran in this request: resumes check
 	                                  * whether their coroutine is doomed */
+	bool fatal_abort;                /* a fatal error is ending every coroutine: none starts
+	                                  * user code until the drain after it completed (C22) */
 	bool in_drain;                   /* the main flow waits in tasync_runtime_run */
 	bool fiber_used;                 /* rule C13 */
 	bool runtime_failed;             /* creation failed in this request */
@@ -268,6 +279,19 @@ uint32_t async_value_refs(void *box);
 void async_save_vm(async_vm_state *s);
 void async_restore_vm(const async_vm_state *s);
 
+/*
+ * Rule C23, the output buffers of the current coroutine (in OG()):
+ * async_output_start() gives a coroutine that starts a stack of its own,
+ * empty (its output goes to the SAPI); async_output_end() flushes what it
+ * left open, in order, as PHP does at the end of a request (output
+ * callbacks run), and frees the stack. async_output_abandon() frees the
+ * saved buffers of a coroutine that will never run again without running
+ * PHP code (user callbacks are released at the next safe point).
+ */
+void async_output_start(void);
+void async_output_end(void);
+void async_output_abandon(async_vm_state *s);
+
 /* Queues a zval (whose reference we own) to be released at a safe point. */
 void async_defer_release(zval *zv);
 
@@ -292,6 +316,23 @@ void async_throw_error(int rc, void *err);
 
 /* Marks the request as aborting and wakes every coroutine so that it unwinds. */
 void async_abort_all(async_abort_mode mode);
+
+/*
+ * True once a fatal error happened in this request (rule C22). PHP reports
+ * most fatal errors with a bailout (a longjmp to the nearest zend_try), but
+ * some by unwinding: Debian's PHP 8.2 delays an out-of-memory error to the
+ * next VM interrupt (zend_handle_delayed_oom), which prints the message,
+ * catches its own bailout and then throws unwind_exit, the very exception
+ * exit() throws. Every fatal error went through _zend_bailout(), which sets
+ * CG(unclean_shutdown) for the rest of the request; exit() never sets it
+ * (it only unwinds), nor does an uncaught exception (reported with
+ * E_DONT_BAIL). So an unwind_exit seen while it is set ends the request as a
+ * fatal error, whoever threw it.
+ */
+static zend_always_inline bool async_request_failed(void)
+{
+	return CG(unclean_shutdown) != 0;
+}
 
 /* An exception already unwinding, kept aside while PHP code runs from a
  * destructor or a core callback, then put back: as the previous of one
