@@ -39,7 +39,10 @@ for ($i = 0; $i < 4; $i++) {
 }
 suspend();
 $grown = memory_get_usage() - $before;
-echo $grown > 4 * 3000 * 16 ? "deep coroutines grew their VM stacks\n" : "deep coroutines took only $grown bytes\n";
+// Under valgrind the suite runs with USE_ZEND_ALLOC=0: PHP then counts no
+// memory, and only the frames' values are checked.
+$counted = getenv('USE_ZEND_ALLOC') !== '0';
+echo !$counted || $grown > 4 * 3000 * 16 ? "deep coroutines grew their VM stacks\n" : "deep coroutines took only $grown bytes\n";
 [$results] = await_all($deep);
 echo implode(',', $results), "\n";
 unset($cs, $deep, $results);
