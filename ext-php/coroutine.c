@@ -19,9 +19,22 @@
 #include "zend_interfaces.h"
 #include "stubs/coroutine_arginfo.h"
 
-/* The first VM stack page of a coroutine: 4 KiB (Fibers take 16 KiB),
- * so that many suspended coroutines stay cheap; it grows on demand. */
-#define ASYNC_VM_STACK_SIZE (256 * sizeof(zval))
+/*
+ * The VM stack of a coroutine. Its first page is a local array of
+ * async_coroutine_entry(), so it lives on the coroutine's own C stack, in
+ * the top page that the coroutine touches anyway: a suspended coroutine
+ * that is not deep in PHP calls costs no PHP memory for its VM stack (and
+ * nothing of memory_limit), and the page is as warm as the stack, which the
+ * core's stack pool keeps for reuse (a burst of coroutines does not
+ * allocate VM stack pages from Zend MM, whose empty chunks would go back
+ * to the kernel). 2 KiB hold the bottom frame and a few frames of user
+ * code (a closure awaiting delay() or fread() needs about 400 bytes); the C
+ * frames of a suspension take 1.2 to 1.7 KiB, so both share one page.
+ * Deeper code grows the stack on demand by pages of ASYNC_VM_STACK_PAGE
+ * from Zend MM, as Fibers' stacks grow.
+ */
+#define ASYNC_VM_STACK_FIRST (128 * sizeof(zval))
+#define ASYNC_VM_STACK_PAGE (256 * sizeof(zval))
 
 zend_class_entry *async_ce_coroutine;
 static zend_object_handlers coroutine_handlers;
@@ -76,13 +89,7 @@ static void coroutine_free(zend_object *obj)
 	 * buffers and VM stack pages. */
 	async_output_abandon(&c->vm);
 	async_flush_releases();
-	zend_vm_stack stack = c->vm.vm_stack;
-	while (stack != NULL) {
-		zend_vm_stack prev = stack->prev;
-		efree(stack);
-		stack = prev;
-	}
-	c->vm.vm_stack = NULL;
+	async_vm_free_pages(&c->vm);
 	zend_object_std_dtor(obj);
 }
 
@@ -335,11 +342,21 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 		error_reporting = E_ALL;
 	}
 
-	zend_vm_stack stack = zend_vm_stack_new_page(ASYNC_VM_STACK_SIZE, NULL);
+	/* The first VM stack page (see ASYNC_VM_STACK_FIRST): this frame
+	 * outlives every PHP frame of the coroutine, a bailout included. */
+	union {
+		zval align;
+		char bytes[ASYNC_VM_STACK_FIRST];
+	} first_page;
+	zend_vm_stack stack = (zend_vm_stack) first_page.bytes;
+	stack->top = ZEND_VM_STACK_ELEMENTS(stack);
+	stack->end = (zval *) (first_page.bytes + ASYNC_VM_STACK_FIRST);
+	stack->prev = NULL;
+	c->vm.vm_stack_first = stack;
 	EG(vm_stack) = stack;
 	EG(vm_stack_top) = stack->top + ZEND_CALL_FRAME_SLOT;
 	EG(vm_stack_end) = stack->end;
-	EG(vm_stack_page_size) = ASYNC_VM_STACK_SIZE;
+	EG(vm_stack_page_size) = ASYNC_VM_STACK_PAGE;
 
 	zend_execute_data *bottom = (zend_execute_data *) stack->top;
 	memset(bottom, 0, sizeof(zend_execute_data));
@@ -463,7 +480,9 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 	/* What a fatal error in the flush left (a no-op otherwise). */
 	async_output_end();
 
-	zend_vm_stack_destroy();
+	c->vm.vm_stack = EG(vm_stack);
+	async_vm_free_pages(&c->vm);
+	c->vm.vm_stack_first = NULL;
 	EG(vm_stack) = NULL;
 	EG(vm_stack_top) = NULL;
 	EG(vm_stack_end) = NULL;

@@ -281,8 +281,15 @@ static void host_coroutine_free(void *hd, tasync_coroutine_t *co, void *co_data)
 	}
 	/* A coroutine that never finished: its frames are abandoned (the
 	 * runtime is being destroyed after a fatal error); free the pages. */
+	async_vm_free_pages(s);
+}
+
+void async_vm_free_pages(async_vm_state *s)
+{
+	/* The first page may sit on a C stack that is gone already: it is
+	 * compared, never read. */
 	zend_vm_stack stack = s->vm_stack;
-	while (stack != NULL) {
+	while (stack != NULL && stack != s->vm_stack_first) {
 		zend_vm_stack prev = stack->prev;
 		efree(stack);
 		stack = prev;

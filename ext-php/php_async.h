@@ -45,6 +45,10 @@ extern zend_module_entry async_module_entry;
  */
 typedef struct async_vm_state {
 	zend_vm_stack vm_stack;
+	/* The coroutine's first page, in its entry frame on its own C stack (see
+	 * coroutine.c): the chain from vm_stack ends here and this page is never
+	 * efree()d. NULL for the main flow. */
+	zend_vm_stack vm_stack_first;
 	zval *vm_stack_top;
 	zval *vm_stack_end;
 	size_t vm_stack_page_size;
@@ -277,6 +281,9 @@ zval *async_value_zval(void *box);
 uint32_t async_value_refs(void *box);
 
 void async_save_vm(async_vm_state *s);
+/* Frees the VM stack pages that zend_vm_stack_extend() added to s (emalloc'd),
+ * leaving the first page, which is not PHP's to free. */
+void async_vm_free_pages(async_vm_state *s);
 void async_restore_vm(const async_vm_state *s);
 
 /*

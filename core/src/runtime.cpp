@@ -430,7 +430,6 @@ int tasync_runtime::init(const tasync_runtime_options_t &o) {
     main->id = 0;
     main->state = Coroutine::State::Running;
     current = main;
-    co_cache.reserve(kCoroutineCacheMax);
     return 0;
 }
 
@@ -535,18 +534,23 @@ tasync_runtime::~tasync_runtime() {
     }
     delete global_scope;
     global_scope = nullptr;
-    for (void *p : co_cache) std::free(p);
-    co_cache.clear();
     stacks.reset();
+    while (co_cache != nullptr) {
+        void *p = co_cache;
+        co_cache = *static_cast<void **>(p);
+        std::free(p);
+    }
+    co_cache_count = 0;
 }
 
 // ------------------------------------------------------------ allocation
 
 tasync_coroutine *tasync_runtime::alloc_coroutine() {
     void *mem;
-    if (!co_cache.empty()) {
-        mem = co_cache.back();
-        co_cache.pop_back();
+    if (co_cache != nullptr) {
+        mem = co_cache;
+        co_cache = *static_cast<void **>(mem);
+        --co_cache_count;
     } else {
         mem = std::malloc(sizeof(Coroutine));
         if (mem == nullptr) return nullptr;
@@ -556,10 +560,34 @@ tasync_coroutine *tasync_runtime::alloc_coroutine() {
     return co;
 }
 
+// Records are kept as stacks are (StackPool): at least kCoroutineCacheMax,
+// and as many as the stack cache holds, so that a burst that comes back
+// reuses warm records instead of memory malloc gave back to the kernel.
+std::size_t tasync_runtime::coroutine_cache_bound() const noexcept {
+    std::size_t s = stacks ? stacks->cached() + stacks->stats().live : 0;
+    return s > kCoroutineCacheMax ? s : kCoroutineCacheMax;
+}
+
 void tasync_runtime::free_coroutine(Coroutine *co) {
     co->~tasync_coroutine();
-    if (co_cache.size() < kCoroutineCacheMax) co_cache.push_back(co);
-    else std::free(co);
+    if (co_cache_count < coroutine_cache_bound()) {
+        // The free block holds the link (no allocation here).
+        *static_cast<void **>(static_cast<void *>(co)) = co_cache;
+        co_cache = co;
+        ++co_cache_count;
+        return;
+    }
+    std::free(co);
+}
+
+void tasync_runtime::trim_coroutine_cache() noexcept {
+    const std::size_t bound = coroutine_cache_bound();
+    while (co_cache_count > bound) {
+        void *p = co_cache;
+        co_cache = *static_cast<void **>(p);
+        --co_cache_count;
+        std::free(p);
+    }
 }
 
 // ------------------------------------------------------------------ spawn
@@ -932,8 +960,20 @@ void tasync_runtime::poll(bool may_block) {
         }
     }
     if (timeout != 0) {
-        // About to wait: a good moment to give retired stacks back.
+        // About to wait: a good moment to give retired stacks back, and
+        // the stacks (and coroutine records) a burst left unused for a
+        // whole decay window. While the cache holds more than its minimum,
+        // the wait ends in time for the next decay tick, so that an idle
+        // process returns a burst's memory.
         stacks->flush_retired();
+        now_valid = false;
+        const std::uint64_t n = now();
+        stacks->decay(n);
+        trim_coroutine_cache();
+        if (std::uint64_t d = stacks->decay_deadline(); d != 0) {
+            const std::int64_t until = d > n ? static_cast<std::int64_t>(d - n) : 0;
+            if (timeout < 0 || until < timeout) timeout = until;
+        }
         polling.store(true, std::memory_order_seq_cst);
         if (has_posts.load(std::memory_order_seq_cst)) timeout = 0;
     }

@@ -433,10 +433,13 @@ struct tasync_runtime {
     tasync::detail::List<tasync_scope, &tasync_scope::all_link> scopes;  // every scope, global first
     std::uint64_t next_scope_id = 1;
     tasync::detail::List<tasync_awaitable, &tasync_awaitable::all_link> all;
-    std::vector<void *> co_cache;       // freed coroutine blocks for reuse
+    void *co_cache = nullptr;           // freed coroutine blocks for reuse, linked
+    std::size_t co_cache_count = 0;     // through their first word
     tasync::detail::SwitchAnnotations main_ann;
 
     Coroutine *alloc_coroutine();
+    std::size_t coroutine_cache_bound() const noexcept;
+    void trim_coroutine_cache() noexcept;
     void free_coroutine(Coroutine *co);
     // internal: a completion callback (C11, S12), spawned into the global
     // scope even when it is closed. held: created but not queued (groups).
