@@ -15,8 +15,8 @@ static_assert(sizeof(void *) == 8, "the pinned layout is for LP64");
 
 TEST(AbiLayout, Version) {
     EXPECT_EQ(TASYNC_ABI_VERSION_MAJOR, 1);
-    EXPECT_EQ(TASYNC_ABI_VERSION_MINOR, 1);
-    EXPECT_EQ(TASYNC_ABI_VERSION, 0x10001u);
+    EXPECT_EQ(TASYNC_ABI_VERSION_MINOR, 2);
+    EXPECT_EQ(TASYNC_ABI_VERSION, 0x10002u);
 }
 
 TEST(AbiLayout, BackendTable) {
