@@ -15,8 +15,8 @@ static_assert(sizeof(void *) == 8, "the pinned layout is for LP64");
 
 TEST(AbiLayout, Version) {
     EXPECT_EQ(TASYNC_ABI_VERSION_MAJOR, 1);
-    EXPECT_EQ(TASYNC_ABI_VERSION_MINOR, 1);
-    EXPECT_EQ(TASYNC_ABI_VERSION, 0x10001u);
+    EXPECT_EQ(TASYNC_ABI_VERSION_MINOR, 2);
+    EXPECT_EQ(TASYNC_ABI_VERSION, 0x10002u);
 }
 
 TEST(AbiLayout, BackendTable) {
@@ -149,11 +149,21 @@ TEST(AbiLayout, StructuredConcurrency) {
     PIN_OFF(tasync_group_key_t, num, 8);
     PIN_OFF(tasync_group_key_t, str, 16);
     PIN_OFF(tasync_group_key_t, len, 24);
-    PIN_SIZE(tasync_group_options_t, 32);
+    PIN_SIZE(tasync_group_options_t, 40);
     PIN_OFF(tasync_group_options_t, concurrency, 4);
     PIN_OFF(tasync_group_options_t, parent, 8);
     PIN_OFF(tasync_group_options_t, build_results, 16);
     PIN_OFF(tasync_group_options_t, data, 24);
+    PIN_OFF(tasync_group_options_t, queue_limit, 32);
+    PIN_SIZE(tasync_await_many_options_t, 16);
+    PIN_OFF(tasync_await_many_options_t, mode, 4);
+    PIN_OFF(tasync_await_many_options_t, count, 8);
+    PIN_SIZE(tasync_await_many_entry_t, 40);
+    PIN_OFF(tasync_await_many_entry_t, state, 4);
+    PIN_OFF(tasync_await_many_entry_t, index, 8);
+    PIN_OFF(tasync_await_many_entry_t, awaitable, 16);
+    PIN_OFF(tasync_await_many_entry_t, value, 24);
+    PIN_OFF(tasync_await_many_entry_t, error, 32);
     PIN_SIZE(tasync_group_entry_t, 64);
     PIN_OFF(tasync_group_entry_t, state, 4);
     PIN_OFF(tasync_group_entry_t, key, 8);
@@ -197,6 +207,14 @@ TEST(AbiLayout, EnumValues) {
     EXPECT_EQ(TASYNC_DISPOSE_ON_RELEASE, 4);
     EXPECT_EQ(TASYNC_GROUP_TASK_DONE, 3);
     EXPECT_EQ(TASYNC_WAIT_END, 12);
+    EXPECT_EQ(TASYNC_WAIT_GROUP_SLOT, 13);
+    EXPECT_EQ(TASYNC_WAIT_GROUP_COMPLETION, 14);
+    EXPECT_EQ(TASYNC_GROUP_CLOSED, 1);
+    EXPECT_EQ(TASYNC_GROUP_LET_GO, 8);
+    EXPECT_EQ(TASYNC_AWAIT_ALL, 1);
+    EXPECT_EQ(TASYNC_AWAIT_ANY_OF_OR_FAIL, 6);
+    EXPECT_EQ(TASYNC_AWAIT_ITEM_PENDING, 1);
+    EXPECT_EQ(TASYNC_AWAIT_ITEM_FAILED, 3);
     EXPECT_EQ(TASYNC_SHUTDOWN_FORCED, 2);
 }
 

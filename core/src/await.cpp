@@ -104,15 +104,7 @@ void delay_cleanup(Wait *w) {
 // Rule C6, and the checks every await shares.
 int check_awaitable(tasync_runtime *rt, tasync_awaitable *what, void **out_error) {
     if (what->rt != rt) return what->rt == nullptr ? TASYNC_EBAD_STATE : TASYNC_EWRONG_THREAD;
-    tasync_coroutine *self = rt->current;
-    if (what == self) {
-        if (out_error != nullptr) {
-            std::string msg = "A coroutine cannot await itself";
-            if (!self->is_main) msg += ". Coroutine spawned at " + tasync_runtime::format_location(self->spawn_loc);
-            *out_error = rt->make_error(TASYNC_ERROR_ASYNC, TASYNC_ESELF_AWAIT, msg);
-        }
-        return TASYNC_ESELF_AWAIT;
-    }
+    if (what == rt->current) return self_await(rt, out_error);
     return 0;
 }
 

@@ -276,7 +276,7 @@ void tasync_runtime::scope_cancel(tasync_scope *s, void *error, bool explicit_ca
     scope_release(s);
 }
 
-void tasync_runtime::scope_dispose(tasync_scope *s, int strategy, std::uint64_t timeout_ns) {
+void tasync_runtime::scope_dispose(tasync_scope *s, int strategy, std::uint64_t timeout_ns, bool quiet) {
     if (s->rt == nullptr) return;
     // The owner lets go of the scope: errors nobody received move up (S10).
     release_undelivered(s, true);
@@ -294,13 +294,14 @@ void tasync_runtime::scope_dispose(tasync_scope *s, int strategy, std::uint64_t 
     s->disposed_at = capture_location();
     ++s->refs;
     for (tasync_scope *c : retained_children(s)) {
-        scope_dispose(c, strategy, timeout_ns);
+        scope_dispose(c, strategy, timeout_ns, quiet);
         scope_release(c);
     }
     const std::string where = format_location(s->disposed_at);
     if (strategy == TASYNC_DISPOSE_CANCEL) {
         std::vector<Coroutine *> cos = retained_coroutines(s);
         for (Coroutine *co : cos) {
+            if (quiet) break;
             warn("Coroutine spawned at " + format_location(co->spawn_loc) + " is cancelled by the Scope disposed at " +
                  where);
         }
@@ -311,7 +312,8 @@ void tasync_runtime::scope_dispose(tasync_scope *s, int strategy, std::uint64_t 
     } else {
         for (Coroutine *co : retained_coroutines(s)) {
             if (!co->zombie && !co->completed) {
-                warn("Coroutine is zombie at " + format_location(co->spawn_loc) + " in Scope disposed at " + where);
+                if (!quiet)
+                    warn("Coroutine is zombie at " + format_location(co->spawn_loc) + " in Scope disposed at " + where);
                 zombify(co);
             }
             release_coroutine(co);

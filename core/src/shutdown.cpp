@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tasync/core/await_many.hpp"
 #include "tasync/core/runtime.hpp"
 #include "tasync/core/wait_util.hpp"
 
@@ -226,8 +227,8 @@ std::string tasync_runtime::describe_wait(const Coroutine *co) {
                 what = "coroutine " + std::to_string(static_cast<const Coroutine *>(w->target)->id);
             else if (w->target != nullptr && w->target->kind == AwaitableKind::Timeout)
                 what = "a timeout";
-            else if (w->target != nullptr && w->target->kind == AwaitableKind::Group)
-                what = "a task group";
+            else if (w->target != nullptr && w->target->kind == AwaitableKind::Many)
+                return static_cast<const tasync_await_many *>(w->target)->describe();
             if (w->count > 1) return "awaiting the first of " + std::to_string(w->count) + " (" + what + ", ...)";
             return "awaiting " + what;
         }
@@ -244,6 +245,8 @@ std::string tasync_runtime::describe_wait(const Coroutine *co) {
             return "awaiting the scope created at " +
                    (w->scope != nullptr ? format_location(w->scope->created_at) : std::string("unknown location"));
         case WaitKind::Group: return "the next result of a task group";
+        case WaitKind::GroupSlot: return "a free place in the queue of a task group";
+        case WaitKind::GroupCompletion: return "the completion of a task group";
         case WaitKind::End: return "the end of the program";
         default: return "suspended";
     }

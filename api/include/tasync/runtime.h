@@ -430,7 +430,9 @@ typedef enum tasync_wait_kind {
     TASYNC_WAIT_OP = 9,       /* a completion operation on fd */
     TASYNC_WAIT_SCOPE = 10,   /* scope completion: scope */
     TASYNC_WAIT_GROUP = 11,   /* the next result of a task group */
-    TASYNC_WAIT_END = 12      /* the main coroutine in tasync_runtime_run */
+    TASYNC_WAIT_END = 12,     /* the main coroutine in tasync_runtime_run */
+    TASYNC_WAIT_GROUP_SLOT = 13,      /* a free place in a task group's queue (Since: ABI 1.2) */
+    TASYNC_WAIT_GROUP_COMPLETION = 14 /* the completion of a task group (Since: ABI 1.2) */
 } tasync_wait_kind_t;
 
 /* Since: ABI 1.0. */

@@ -51,7 +51,7 @@ struct Waiter {
 };
 using WaiterList = List<Waiter, &Waiter::link>;
 
-enum class AwaitableKind : std::uint8_t { Coroutine, Future, Timeout, Group };
+enum class AwaitableKind : std::uint8_t { Coroutine, Future, Timeout, Many };
 
 // What a suspended coroutine waits for (introspection and cancellation);
 // the values are those of tasync_wait_kind_t.
@@ -69,6 +69,8 @@ enum class WaitKind : std::uint8_t {
     Scope = TASYNC_WAIT_SCOPE,
     Group = TASYNC_WAIT_GROUP,
     End = TASYNC_WAIT_END,
+    GroupSlot = TASYNC_WAIT_GROUP_SLOT,
+    GroupCompletion = TASYNC_WAIT_GROUP_COMPLETION,
 };
 
 // Lives on the stack of the suspended coroutine for the duration of one
@@ -578,7 +580,9 @@ struct tasync_runtime {
     void scope_notify(tasync_scope *s, bool no_active, bool none);
     void zombify(Coroutine *co);
     void scope_cancel(tasync_scope *s, void *error, bool explicit_call);
-    void scope_dispose(tasync_scope *s, int strategy, std::uint64_t timeout_ns);
+    // quiet: no warning about the coroutines it cancels or turns into
+    // zombies (a task group let go, rule G1).
+    void scope_dispose(tasync_scope *s, int strategy, std::uint64_t timeout_ns, bool quiet = false);
     void scope_wake_completion(tasync_scope *s, int code, void *error);
     void scope_check_completed(tasync_scope *s);
     void propagate_error(Coroutine *co, tasync_scope *from, void *error);

@@ -18,6 +18,17 @@ inline int not_in_coroutine(tasync_runtime *rt, void **out_error) {
     return TASYNC_ENOT_IN_COROUTINE;
 }
 
+// Rule C6: the running coroutine asked to wait for itself.
+inline int self_await(tasync_runtime *rt, void **out_error) {
+    if (out_error != nullptr) {
+        tasync_coroutine *self = rt->current;
+        std::string msg = "A coroutine cannot await itself";
+        if (!self->is_main) msg += ". Coroutine spawned at " + tasync_runtime::format_location(self->spawn_loc);
+        *out_error = rt->make_error(TASYNC_ERROR_ASYNC, TASYNC_ESELF_AWAIT, msg);
+    }
+    return TASYNC_ESELF_AWAIT;
+}
+
 // Returns code after creating a system error for it ("what: strerror").
 inline int system_error(tasync_runtime *rt, int code, const char *what, void **out_error) {
     if (out_error != nullptr)
