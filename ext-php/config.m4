@@ -14,6 +14,6 @@ if test "$PHP_ASYNC" != "no"; then
   PHP_SUBST([ASYNC_SHARED_LIBADD])
   AC_DEFINE([HAVE_ASYNC], [1], [Whether True Async is enabled])
   PHP_NEW_EXTENSION([async],
-    [async.c context.c coroutine.c exceptions.c fiber_guard.c functions.c future.c group.c host.c io_dns.c io_files.c io_hooks.c io_select.c io_streams.c scope.c timeout.c],
+    [async.c await_many.c context.c coroutine.c exceptions.c fiber_guard.c functions.c future.c group.c host.c io_dns.c io_files.c io_hooks.c io_select.c io_streams.c scope.c timeout.c],
     [$ext_shared],, [-DZEND_ENABLE_STATIC_TSRMLS_CACHE=1])
 fi
