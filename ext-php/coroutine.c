@@ -260,6 +260,19 @@ void async_spawn_call(zval *return_value, tasync_scope_t *scope, tasync_group_t 
 	GC_ADDREF(&c->std); /* the core's reference, dropped in arg_release */
 	int rc = group != NULL ? tasync_group_spawn(group, key, &opts, &c->co, &err)
 	                       : tasync_spawn(rt, &opts, &c->co, &err);
+	if (group != NULL && !async_after_switch()) {
+		/* The group's queue limit suspended the caller and the request is
+		 * ending meanwhile (an exception is thrown). */
+		if (rc != 0) {
+			GC_DELREF(&c->std);
+			zval_ptr_dtor(return_value);
+			ZVAL_UNDEF(return_value);
+			if (err != NULL) {
+				OBJ_RELEASE((zend_object *) err);
+			}
+		}
+		return;
+	}
 	if (rc != 0) {
 		GC_DELREF(&c->std);
 		zval_ptr_dtor(return_value);
