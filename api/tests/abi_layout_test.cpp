@@ -87,7 +87,7 @@ TEST(AbiLayout, LoopOptions) {
 }
 
 TEST(AbiLayout, HostTable) {
-    PIN_SIZE(tasync_host_t, 104);
+    PIN_SIZE(tasync_host_t, 112);
     PIN_OFF(tasync_host_t, size, 0);
     PIN_OFF(tasync_host_t, value_retain, 8);
     PIN_OFF(tasync_host_t, value_release, 16);
@@ -101,6 +101,7 @@ TEST(AbiLayout, HostTable) {
     PIN_OFF(tasync_host_t, coroutine_free, 80);
     PIN_OFF(tasync_host_t, warning, 88);
     PIN_OFF(tasync_host_t, capture_location, 96);
+    PIN_OFF(tasync_host_t, warning_at, 104);
     PIN_SIZE(tasync_location_t, 16);
     PIN_OFF(tasync_location_t, file, 0);
     PIN_OFF(tasync_location_t, line, 8);

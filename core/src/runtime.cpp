@@ -222,7 +222,13 @@ std::string tasync_runtime::describe_error(void *e) {
     return big;
 }
 
-void tasync_runtime::warn(const std::string &message) {
+void tasync_runtime::warn(const std::string &message, const tasync_location_t &about) {
+    if (host.warning_at != nullptr) {
+        tasync_location_t where = capture_location();
+        if (where.file == nullptr) where = about;
+        host.warning_at(host_data, message.c_str(), &where);
+        return;
+    }
     if (host.warning) host.warning(host_data, message.c_str());
     else std::fprintf(stderr, "tasync: warning: %s\n", message.c_str());
 }

@@ -393,9 +393,17 @@ struct tasync_runtime {
     void *make_error(int kind, int code, const std::string &message);
     bool is_cancellation(void *e);
     std::string describe_error(void *e);
-    void warn(const std::string &message);
+    // A warning about `about` (a scope's creation, a coroutine's
+    // suspension...): the host reports it at the running user code's
+    // location, else at `about` (host.h, warning_at).
+    void warn(const std::string &message, const tasync_location_t &about = {});
     tasync_location_t capture_location();
     static std::string format_location(const tasync_location_t &loc);
+    // " at file:line", or "" when loc is unknown: messages name real
+    // locations only.
+    static std::string at(const tasync_location_t &loc) {
+        return loc.file != nullptr ? " at " + format_location(loc) : std::string();
+    }
 
     // --- backend
     tasync::detail::LoadedBackend backend;

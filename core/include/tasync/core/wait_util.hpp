@@ -23,7 +23,8 @@ inline int self_await(tasync_runtime *rt, void **out_error) {
     if (out_error != nullptr) {
         tasync_coroutine *self = rt->current;
         std::string msg = "A coroutine cannot await itself";
-        if (!self->is_main) msg += ". Coroutine spawned at " + tasync_runtime::format_location(self->spawn_loc);
+        if (!self->is_main && self->spawn_loc.file != nullptr)
+            msg += ". Coroutine spawned" + tasync_runtime::at(self->spawn_loc);
         *out_error = rt->make_error(TASYNC_ERROR_ASYNC, TASYNC_ESELF_AWAIT, msg);
     }
     return TASYNC_ESELF_AWAIT;
