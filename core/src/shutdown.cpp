@@ -343,6 +343,10 @@ TASYNC_API int tasync_coroutine_wait_info(const tasync_coroutine_t *co, tasync_w
         info.pid = w->pid;
         info.deadline_ns = w->deadline;
         info.count = w->count;
+        if (w->target != nullptr && w->target->kind == AwaitableKind::Many) {
+            // Awaiting a set (await_many.h): the number of its items.
+            info.count = static_cast<uint32_t>(static_cast<const tasync_await_many *>(w->target)->items.size());
+        }
     }
     std::memcpy(out, &info, info.size);
     return 0;
