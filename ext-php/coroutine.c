@@ -490,6 +490,16 @@ ZEND_METHOD(Async_Coroutine, getId)
 	RETURN_LONG(c->co != NULL ? (zend_long) tasync_coroutine_id(c->co) : 0);
 }
 
+ZEND_METHOD(Async_Coroutine, asHiPriority)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	async_coroutine *c = THIS_COROUTINE();
+	if (c->co != NULL) {
+		tasync_coroutine_set_high_priority(c->co, 1);
+	}
+	RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
+}
+
 ZEND_METHOD(Async_Coroutine, getResult)
 {
 	ZEND_PARSE_PARAMETERS_NONE();

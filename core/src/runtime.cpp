@@ -610,7 +610,7 @@ int tasync_runtime::spawn(const tasync_spawn_options_t &o, Coroutine **out, void
 void tasync_runtime::start_held(Coroutine *co) {
     if (!co->held) return;
     co->held = false;
-    if (co->state == Coroutine::State::New) enqueue(co);
+    if (co->state == Coroutine::State::New) make_runnable(co);
 }
 
 // ------------------------------------------------------------- switching
@@ -814,7 +814,7 @@ void tasync_runtime::wake(Wait *w, int code, void *v, void *e) {
     Coroutine *co = w->co;
     if (co->state == Coroutine::State::Waiting) {
         co->state = Coroutine::State::Ready;
-        enqueue(co);
+        make_runnable(co);
     }
 }
 

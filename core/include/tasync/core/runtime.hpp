@@ -167,6 +167,23 @@ public:
         if (tail_ - head_ == buf_.size()) [[unlikely]] grow();
         buf_[tail_++ & mask_] = item;
     }
+    // Ahead of everything queued (high-priority coroutines). Positions stay
+    // monotonic modulo the word size: head_ may step back below a position
+    // recorded earlier, which only makes that pass longer.
+    void push_front(T *item) {
+        if (tail_ - head_ == buf_.size()) [[unlikely]] grow();
+        buf_[--head_ & mask_] = item;
+    }
+    // Moves item, if queued, to the front; O(its distance from the front).
+    bool move_to_front(T *item) noexcept {
+        for (std::size_t pos = head_; pos != tail_; ++pos) {
+            if (buf_[pos & mask_] != item) continue;
+            for (std::size_t p = pos; p != head_; --p) buf_[p & mask_] = buf_[(p - 1) & mask_];
+            buf_[head_ & mask_] = item;
+            return true;
+        }
+        return false;
+    }
     T *pop() noexcept { return head_ == tail_ ? nullptr : buf_[head_++ & mask_]; }
     // Monotonic positions: a pass over the queue ends when head() reaches
     // the tail() recorded at its start.
@@ -241,6 +258,7 @@ struct tasync_coroutine : tasync_awaitable {
     bool cancel_requested = false;
     std::uint32_t protect_depth = 0;
     bool runtime_ref = false;      // the runtime holds a reference (until the stack is gone)
+    bool high_priority = false;    // queued at the front when it becomes runnable
     void *host_data = nullptr;
 
     std::uint64_t id = 0;
@@ -454,6 +472,12 @@ struct tasync_runtime {
               bool held = false);
     void start_held(Coroutine *co);
     [[gnu::always_inline]] void enqueue(Coroutine *co) { runq.push(co); }
+    // A coroutine that becomes runnable (started, woken): high-priority
+    // ones go to the front of the queue.
+    [[gnu::always_inline]] void make_runnable(Coroutine *co) {
+        if (co->high_priority) [[unlikely]] runq.push_front(co);
+        else runq.push(co);
+    }
     // The current coroutine gives up the CPU; it must have set its state
     // (Ready and queued, or Waiting). Returns when it runs again.
     [[gnu::always_inline]] inline void switch_away() {

@@ -55,10 +55,11 @@ struct CancelLink {
     Waiter waiter;
     tasync_awaitable *aw = nullptr;
 
-    // False when c has already completed (the caller ends at once).
+    // False when c has already completed (the caller ends at once). A
+    // cancelled timeout (tasync_timeout_cancel) never fires: no cancellation.
     bool attach(Wait *w, tasync_awaitable *c) {
         if (c == nullptr) return true;
-        if (c->completed) return false;
+        if (c->completed) return c->kind == AwaitableKind::Timeout && c->error != nullptr;
         aw = c;
         ++c->refs;
         waiter.wait = w;
