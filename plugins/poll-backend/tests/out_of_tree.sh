@@ -10,10 +10,9 @@
 #  3. builds host.c against the installed libtasync and runs it on the
 #     plugin;
 #  4. runs the installed tasync-conformance on it (the reactor contract),
-#     then the core's GoogleTest suite with the plugin as the backend and,
-#     when given, the backend contract tests (backends/ev/tests) on it.
+#     then the core's GoogleTest suite with the plugin as the backend.
 #
-#   out_of_tree.sh <build dir> <core-tests> [<contract tests>] [--gtest_output=xml:<file>]
+#   out_of_tree.sh <build dir> <core-tests> [--gtest_output=xml:<file>]
 #
 # Meson runs it with the gtest protocol: the reports of both suites are
 # merged into the one file it asks for, so every case is counted.
@@ -21,12 +20,11 @@ set -eu
 build=$1
 core_tests=$2
 shift 2
-contract_tests=""
 xml_out=""
 for arg in "$@"; do
     case "$arg" in
         --gtest_output=xml:*) xml_out=${arg#--gtest_output=xml:} ;;
-        *) contract_tests=$arg ;;
+        *) echo "out_of_tree.sh: unknown argument $arg"; exit 2 ;;
     esac
 done
 
@@ -63,11 +61,6 @@ tool=$(find "$tmp/root" -name tasync-conformance -type f | head -n 1)
 
 echo "== the core suite on the plugin"
 TASYNC_TEST_BACKEND="$so" "$core_tests" --gtest_output="xml:$tmp/core.xml" || status=1
-if [ -n "$contract_tests" ]; then
-    echo "== the backend contract tests on the plugin"
-    TASYNC_BACKEND_SO="$so" "$contract_tests" --gtest_filter='Contract*:ProcessSignals*' \
-        --gtest_output="xml:$tmp/contract.xml" || status=1
-fi
 
 if [ -n "$xml_out" ]; then
     python3 - "$xml_out" "$tmp"/*.xml <<'EOF'
