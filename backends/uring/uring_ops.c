@@ -139,7 +139,13 @@ static void op_finish(struct tasync_loop *l, tasync_op_t *op, int res) {
 
 void uring_on_op_cqe(struct tasync_loop *l, tasync_op_t *op, int res) {
     unsigned st = op_state(op);
-    unsigned mask = (st & OPS_CANCEL) || l->destroying ? 0 : op_retry_mask(op, res);
+    unsigned mask = l->destroying ? 0 : op_retry_mask(op, res);
+    if (mask != 0 && (st & OPS_CANCEL)) {
+        /* It would have waited for readiness: cancelled instead, not the
+         * -EAGAIN the caller never asked for. */
+        op_finish(l, op, -ECANCELED);
+        return;
+    }
     if (mask != 0) {
         struct io_uring_sqe *sqe = get_sqe(l);
         if (sqe != NULL) {
