@@ -38,6 +38,14 @@ meson install -C "$build" --no-rebuild --destdir "$tmp/root" --quiet >/dev/null
 pc=$(find "$tmp/root" -name tasync.pc | head -n 1)
 [ -n "$pc" ] || { echo "FAIL: tasync.pc was not installed"; exit 1; }
 export PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$tmp/root"
+# The ABI numbers tasync.pc gives are version.h's.
+incdir=$(pkg-config --variable=includedir tasync)
+for part in MAJOR MINOR; do
+    header=$(sed -n "s/^#define TASYNC_ABI_VERSION_$part \([0-9]*\).*/\1/p" "$incdir/tasync/version.h")
+    pc_value=$(pkg-config --variable=abi_$(echo $part | tr A-Z a-z) tasync)
+    [ -n "$header" ] && [ "$header" = "$pc_value" ] || {
+        echo "FAIL: tasync.pc says abi_$(echo $part | tr A-Z a-z)=$pc_value, version.h says $header"; exit 1; }
+done
 
 echo "== build the plugin with its Makefile"
 mkdir "$tmp/poll-backend"
