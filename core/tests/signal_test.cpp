@@ -28,7 +28,24 @@ using namespace tasync_test;
 
 namespace {
 
-class Signals : public RuntimeTest {};
+class Signals : public RuntimeTest {
+protected:
+    // A coroutine that waits for signum once, counting it in *got.
+    void wait_once(int signum, int *got = nullptr) {
+        go([this, signum, got](tasync_coroutine_t *) {
+            EXPECT_EQ(tasync_await_signal(rt, signum, nullptr, nullptr), 0);
+            if (got != nullptr) ++*got;
+        });
+    }
+    // A coroutine that sends signum to the process, once the coroutines
+    // spawned before it wait.
+    void send_soon(int signum) {
+        go([this, signum](tasync_coroutine_t *) {
+            tasync_delay(rt, 2 * kMs, nullptr, nullptr);
+            kill(getpid(), signum);
+        });
+    }
+};
 
 std::atomic<int> g_previous_calls{0};
 std::atomic<int> g_previous_info_calls{0};
@@ -182,10 +199,7 @@ TEST_F(Signals, DeliveredToTheWaitingCoroutine) {
         EXPECT_EQ(tasync_await_signal(rt, SIGUSR1, nullptr, nullptr), 0);
         out.push_back("got SIGUSR1");
     });
-    go([&](tasync_coroutine_t *) {
-        tasync_delay(rt, 2 * kMs, nullptr, nullptr);
-        kill(getpid(), SIGUSR1);
-    });
+    send_soon(SIGUSR1);
     EXPECT_EQ(run(), 0);
     EXPECT_EQ(out, (std::vector<std::string>{"got SIGUSR1"}));
 }
@@ -202,10 +216,7 @@ TEST_F(Signals, DeliveryWhileNobodyWaitsIsNotLost) {
             }
         }
     });
-    go([&](tasync_coroutine_t *) {
-        tasync_delay(rt, 2 * kMs, nullptr, nullptr);
-        kill(getpid(), SIGUSR2);
-    });
+    send_soon(SIGUSR2);
     EXPECT_EQ(run(), 0);
     EXPECT_EQ(got, 2);
 }
@@ -218,10 +229,7 @@ TEST_F(Signals, EveryCoroutineWaitingForTheSignalIsWoken) {
             ++woken;
         });
     }
-    go([&](tasync_coroutine_t *) {
-        tasync_delay(rt, 2 * kMs, nullptr, nullptr);
-        kill(getpid(), SIGUSR1);
-    });
+    send_soon(SIGUSR1);
     EXPECT_EQ(run(), 0);
     EXPECT_EQ(woken, 3);
 }
@@ -251,10 +259,7 @@ TEST_F(Signals, C26_ChainsToTheHandlerInstalledBeforeAndGivesItBack) {
     const struct sigaction before = current_action(SIGUSR1);
     g_previous_calls = 0;
     int got = 0;
-    go([&](tasync_coroutine_t *) {
-        EXPECT_EQ(tasync_await_signal(rt, SIGUSR1, nullptr, nullptr), 0);
-        ++got;
-    });
+    wait_once(SIGUSR1, &got);
     go([&](tasync_coroutine_t *) {
         tasync_delay(rt, 2 * kMs, nullptr, nullptr);
         EXPECT_FALSE(same_action(current_action(SIGUSR1), before)) << "the registry's handler is in place";
@@ -313,7 +318,7 @@ TEST_F(Signals, C26_DispositionsAndMasksAreLeftAsTheyWere) {
     const struct sigaction before = current_action(SIGUSR1);
     const std::string mask_before = mask_text(thread_mask());
     std::string mask_while, other_thread_mask;
-    go([&](tasync_coroutine_t *) { EXPECT_EQ(tasync_await_signal(rt, SIGUSR1, nullptr, nullptr), 0); });
+    wait_once(SIGUSR1);
     go([&](tasync_coroutine_t *) {
         tasync_delay(rt, 2 * kMs, nullptr, nullptr);
         mask_while = mask_text(thread_mask());
@@ -337,14 +342,8 @@ TEST_F(Signals, C26_AnIgnoredSignalIsIgnoredAgainAfterTheLastWatch) {
     sigemptyset(&ign.sa_mask);
     ASSERT_EQ(sigaction(SIGHUP, &ign, nullptr), 0);
     int got = 0;
-    go([&](tasync_coroutine_t *) {
-        EXPECT_EQ(tasync_await_signal(rt, SIGHUP, nullptr, nullptr), 0);
-        ++got;
-    });
-    go([&](tasync_coroutine_t *) {
-        tasync_delay(rt, 2 * kMs, nullptr, nullptr);
-        kill(getpid(), SIGHUP);
-    });
+    wait_once(SIGHUP, &got);
+    send_soon(SIGHUP);
     EXPECT_EQ(run(), 0);
     EXPECT_EQ(got, 1) << "seen while watched";
     tasync_runtime_destroy(rt);
@@ -363,7 +362,7 @@ TEST_F(Signals, C26_AProgramExecutedWhileWatchingSeesPlainDispositionsAndMask) {
     const std::string plain = exec_child_signal_state();
     ASSERT_NE(plain.find("SigBlk:"), std::string::npos) << plain;
     std::string watching;
-    go([&](tasync_coroutine_t *) { EXPECT_EQ(tasync_await_signal(rt, SIGUSR1, nullptr, nullptr), 0); });
+    wait_once(SIGUSR1);
     go([&](tasync_coroutine_t *) {
         tasync_delay(rt, 2 * kMs, nullptr, nullptr);
         watching = exec_child_signal_state();
@@ -375,11 +374,8 @@ TEST_F(Signals, C26_AProgramExecutedWhileWatchingSeesPlainDispositionsAndMask) {
 
 TEST_F(Signals, C26_AHandlerInstalledOverTheRegistrysStaysAfterTheLastWatch) {
     SavedAction saved(SIGUSR2);
-    go([&](tasync_coroutine_t *) { EXPECT_EQ(tasync_await_signal(rt, SIGUSR2, nullptr, nullptr), 0); });
-    go([&](tasync_coroutine_t *) {
-        tasync_delay(rt, 2 * kMs, nullptr, nullptr);
-        kill(getpid(), SIGUSR2);
-    });
+    wait_once(SIGUSR2);
+    send_soon(SIGUSR2);
     EXPECT_EQ(run(), 0);
     // pcntl_signal() after the watch began: its handler replaces the
     // registry's and must survive the end of the watch.
@@ -409,11 +405,8 @@ TEST_F(Signals, C26_AChainThroughALaterHandlerDoesNotLoop) {
     // handler over it again, chaining to it, which chains back: each runs
     // once per delivery.
     SavedAction saved(SIGUSR1);
-    go([&](tasync_coroutine_t *) { EXPECT_EQ(tasync_await_signal(rt, SIGUSR1, nullptr, nullptr), 0); });
-    go([&](tasync_coroutine_t *) {
-        tasync_delay(rt, 2 * kMs, nullptr, nullptr);
-        kill(getpid(), SIGUSR1);
-    });
+    wait_once(SIGUSR1);
+    send_soon(SIGUSR1);
     EXPECT_EQ(run(), 0);
     struct sigaction sa {};
     sa.sa_sigaction = chaining_handler;
@@ -425,14 +418,8 @@ TEST_F(Signals, C26_AChainThroughALaterHandlerDoesNotLoop) {
     create(nullptr);
     g_chaining_calls = 0;
     int got = 0;
-    go([&](tasync_coroutine_t *) {
-        EXPECT_EQ(tasync_await_signal(rt, SIGUSR1, nullptr, nullptr), 0);
-        ++got;
-    });
-    go([&](tasync_coroutine_t *) {
-        tasync_delay(rt, 2 * kMs, nullptr, nullptr);
-        kill(getpid(), SIGUSR1);
-    });
+    wait_once(SIGUSR1, &got);
+    send_soon(SIGUSR1);
     EXPECT_EQ(run(), 0);
     EXPECT_EQ(got, 1);
     EXPECT_EQ(g_chaining_calls.load(), 1) << "the later handler ran once for one delivery";
@@ -547,10 +534,7 @@ TEST_F(Signals, ASignalTakenByAThreadWithoutARuntimeReachesTheRuntime) {
     });
     ASSERT_TRUE(eventually([&] { return helper_ready.load(); }));
     int got = 0;
-    go([&](tasync_coroutine_t *) {
-        EXPECT_EQ(tasync_await_signal(rt, SIGUSR1, nullptr, nullptr), 0);
-        ++got;
-    });
+    wait_once(SIGUSR1, &got);
     go([&](tasync_coroutine_t *) {
         tasync_delay(rt, 2 * kMs, nullptr, nullptr);
         pthread_kill(helper_id, SIGUSR1);
@@ -582,10 +566,7 @@ TEST_F(Signals, AWatchGoesOnInAForkedChildAndInTheParent) {
         EXPECT_EQ(tasync_await_signal(rt, SIGUSR2, nullptr, nullptr), 0);
         ++parent_got;
     });
-    go([&](tasync_coroutine_t *) {
-        tasync_delay(rt, 2 * kMs, nullptr, nullptr);
-        kill(getpid(), SIGUSR2);
-    });
+    send_soon(SIGUSR2);
     EXPECT_EQ(run(), 0);
     EXPECT_EQ(parent_got, 1);
 }
