@@ -84,6 +84,7 @@ PHP_INI_BEGIN()
 	PHP_INI_ENTRY("async.zombie_coroutine_timeout", "2", PHP_INI_ALL, OnUpdateZombieTimeout)
 	PHP_INI_ENTRY("async.stack_size", "512K", PHP_INI_ALL, OnUpdateStackSize)
 	PHP_INI_ENTRY("async.stack_cache", "128", PHP_INI_ALL, OnUpdateStackCache)
+	PHP_INI_ENTRY("async.stall_timeout", "10", PHP_INI_ALL, async_on_update_stall_timeout)
 PHP_INI_END()
 
 /* -------------------------------------------------------------- runtime */
@@ -126,6 +127,7 @@ tasync_runtime_t *async_runtime(void)
 	}
 	ASYNC_G(rt) = rt;
 	ASYNC_G(main_co) = tasync_coroutine_current(rt);
+	async_stall_runtime_created(rt);
 	tasync_coroutine_set_host_data(ASYNC_G(main_co), &ASYNC_G(main_vm));
 	/* A backend that could not be loaded was replaced by uv: say why. */
 	async_safe_point();

@@ -346,6 +346,7 @@ const tasync_host_t async_host = {
 	.capture_location = host_capture_location,
 	.may_suspend = async_host_may_suspend,
 	.wait_end = async_host_wait_end,
+	.stall_report = async_stall_report,
 };
 
 /* --------------------------------------------------------- safe points */

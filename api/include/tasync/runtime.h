@@ -414,6 +414,29 @@ TASYNC_API void *tasync_runtime_take_error(tasync_runtime_t *rt);
  * Since: ABI 1.0. */
 TASYNC_API void tasync_runtime_set_zombie_timeout(tasync_runtime_t *rt, uint64_t timeout_ns);
 
+/*
+ * Rule C25, the stall watchdog. With timeout_ns > 0, a thread of the
+ * runtime's own warns, once per stall, when the runtime's thread has neither
+ * switched coroutines nor polled the reactor for timeout_ns while other
+ * coroutines (or posted work) wait for it. A thread that waits in the
+ * reactor with nothing to do is not stalled; neither is a main coroutine
+ * that runs alone with nothing else to run. The warning names the
+ * coroutine; the host's stall_report member (host.h) writes it, naming
+ * what the coroutine runs, else the core writes its own. It is written
+ * from the watchdog's thread with write(2) on fd 2 (stderr), so it appears
+ * while the stall lasts, even one that never ends (an unhooked blocking call
+ * whose peer is a coroutine of the same thread). 0 disables it (the
+ * default). The runtime's thread only bumps a counter where it switches or
+ * polls; the watchdog samples it every quarter of the timeout (at most
+ * every second), so a stall is reported between timeout_ns and about 1.25
+ * times that. The watchdog's thread starts at the first spawn while a
+ * timeout is set, blocks every signal, never keeps the process alive, stops
+ * with tasync_runtime_destroy, and starts again in a child made by fork()
+ * (the parent's thread does not exist there). From the runtime's thread.
+ * Since: ABI 1.2.
+ */
+TASYNC_API void tasync_runtime_set_stall_timeout(tasync_runtime_t *rt, uint64_t timeout_ns);
+
 /* ---------------------------------------------------------- introspection */
 
 /* What a suspended coroutine waits for (tasync_wait_info_t.kind). */
