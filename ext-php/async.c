@@ -407,7 +407,7 @@ static PHP_RSHUTDOWN_FUNCTION(async)
 
 		if (ASYNC_G(main_object) != NULL) {
 			/* The main coroutine dies with the runtime: detach its object. */
-			async_coroutine *c = async_coroutine_from_obj(ASYNC_G(main_object));
+			async_coroutine_obj *c = async_coroutine_obj_from(ASYNC_G(main_object));
 			tasync_coroutine_release(c->co);
 			c->co = NULL;
 			OBJ_RELEASE(ASYNC_G(main_object));

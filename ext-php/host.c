@@ -279,10 +279,16 @@ static void host_coroutine_free(void *hd, tasync_coroutine_t *co, void *co_data)
 	if (s == &ASYNC_G(main_vm)) {
 		return; /* the main flow's VM stack belongs to PHP */
 	}
-	/* A coroutine that never finished: its frames are abandoned (the
-	 * runtime is being destroyed after a fatal error); free the pages. */
+	/* The core is done with the coroutine's record (coroutine.c). */
+	async_coroutine_record_free(s);
+}
+
+void async_vm_free_pages(async_vm_state *s)
+{
+	/* The first page may sit on a C stack that is gone already: it is
+	 * compared, never read. */
 	zend_vm_stack stack = s->vm_stack;
-	while (stack != NULL) {
+	while (stack != NULL && stack != s->vm_stack_first) {
 		zend_vm_stack prev = stack->prev;
 		efree(stack);
 		stack = prev;
@@ -556,7 +562,7 @@ void async_abort_all(async_abort_mode mode)
 	size_t total = tasync_runtime_coroutines(rt, NULL, 0);
 	tasync_coroutine_t **cos = safe_emalloc(total ? total : 1, sizeof(*cos), 0);
 	total = tasync_runtime_coroutines(rt, cos, total);
-	async_coroutine **list = safe_emalloc(total ? total : 1, sizeof(*list), 0);
+	tasync_coroutine_t **list = safe_emalloc(total ? total : 1, sizeof(*list), 0);
 	uint32_t i = 0;
 	for (size_t k = 0; k < total; k++) {
 		void *hd = tasync_coroutine_host_data(cos[k]);
@@ -566,8 +572,8 @@ void async_abort_all(async_abort_mode mode)
 		async_coroutine *c = (async_coroutine *) ((char *) hd - XtOffsetOf(async_coroutine, vm));
 		if (!c->doomed) {
 			c->doomed = true;
-			GC_ADDREF(&c->std);
-			list[i++] = c;
+			tasync_coroutine_retain(cos[k]);
+			list[i++] = cos[k];
 		}
 	}
 	efree(cos);
@@ -577,7 +583,7 @@ void async_abort_all(async_abort_mode mode)
 	zend_object *err = async_error_create(TASYNC_ERROR_CANCELLATION, -ECANCELED,
 		"The program is shutting down");
 	for (uint32_t k = 0; k < i; k++) {
-		tasync_coroutine_cancel(list[k]->co, err);
+		tasync_coroutine_cancel(list[k], err);
 	}
 	/* The main flow unwinds too while it still runs the script; not when
 	 * it waits for the end (the drain) or is the one that aborts. */
@@ -590,9 +596,7 @@ void async_abort_all(async_abort_mode mode)
 	}
 	OBJ_RELEASE(err);
 	for (uint32_t k = 0; k < i; k++) {
-		zval zv;
-		ZVAL_OBJ(&zv, &list[k]->std);
-		async_defer_release(&zv);
+		tasync_coroutine_release(list[k]);
 	}
 	efree(list);
 }
