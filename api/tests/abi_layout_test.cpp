@@ -49,6 +49,49 @@ TEST(AbiLayout, BackendTable) {
     EXPECT_EQ(TASYNC_BACKEND_REQUIRED_SIZE, 152u);
 }
 
+// TASYNC_BACKEND_ENTRIES names every function member once, in table order,
+// from loop_create to the end of the table: a member appended without its
+// entry (or an entry out of order) fails here.
+TEST(AbiLayout, BackendEntriesListEveryFunctionMemberInOrder) {
+    struct Entry {
+        const char *name;
+        std::size_t offset;
+        int role;
+        int since;
+    };
+#define ENTRY_(member, role, since) \
+    Entry{#member, offsetof(tasync_backend_t, member), TASYNC_ENTRY_##role, since},
+    const Entry entries[] = {TASYNC_BACKEND_ENTRIES(ENTRY_)};
+#undef ENTRY_
+    const std::size_t n = sizeof(entries) / sizeof(entries[0]);
+    std::size_t expected = offsetof(tasync_backend_t, loop_create);
+    int required = 0, unused = 0;
+    for (const Entry &e : entries) {
+        EXPECT_EQ(e.offset, expected) << e.name << " is not the next member of the table";
+        expected = e.offset + sizeof(void *);
+        EXPECT_LE(e.since, TASYNC_ABI_VERSION_MINOR) << e.name;
+        required += e.role == TASYNC_ENTRY_REQUIRED;
+        unused += e.role == TASYNC_ENTRY_UNUSED;
+    }
+    EXPECT_EQ(expected, sizeof(tasync_backend_t)) << "a member after " << entries[n - 1].name << " is not listed";
+    // The reactor contract of ABI 1.2: loop create/destroy/run/wakeup/now,
+    // io open/start/stop, handle_close; timers, signals and children are
+    // the core's.
+    EXPECT_EQ(required, 9);
+    EXPECT_EQ(unused, 5);
+    // A required entry lies within the ABI 1.0 part every table has.
+    for (const Entry &e : entries) {
+        if (e.role == TASYNC_ENTRY_REQUIRED) {
+            EXPECT_LT(e.offset, TASYNC_BACKEND_REQUIRED_SIZE) << e.name;
+        }
+    }
+}
+
+TEST(AbiLayout, OpcodeCountIsAMacroOutsideTheEnum) {
+    EXPECT_EQ(TASYNC_OPCODE_COUNT, TASYNC_OP_OPENAT + 1);
+    EXPECT_EQ(TASYNC_OP_COUNT_, TASYNC_OPCODE_COUNT) << "the ABI 1.0 name still works";
+}
+
 TEST(AbiLayout, Op) {
     PIN_SIZE(tasync_op_t, 104);
     PIN_OFF(tasync_op_t, size, 0);

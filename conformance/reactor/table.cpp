@@ -11,18 +11,17 @@ namespace tasync::conformance {
 
 namespace {
 
-#define TASYNC_REQUIRED_(member) RequiredEntry{#member, offsetof(tasync_backend_t, member)}
-constexpr RequiredEntry kRequired[] = {
-    TASYNC_REQUIRED_(loop_create), TASYNC_REQUIRED_(loop_destroy), TASYNC_REQUIRED_(loop_run),
-    TASYNC_REQUIRED_(loop_wakeup), TASYNC_REQUIRED_(loop_now),     TASYNC_REQUIRED_(timer_open),
-    TASYNC_REQUIRED_(timer_start), TASYNC_REQUIRED_(timer_stop),   TASYNC_REQUIRED_(io_open),
-    TASYNC_REQUIRED_(io_start),    TASYNC_REQUIRED_(io_stop),      TASYNC_REQUIRED_(handle_close),
-    TASYNC_REQUIRED_(signal_open), TASYNC_REQUIRED_(child_open),
-};
+// The required entries of TASYNC_BACKEND_ENTRIES (reactor.h), in table
+// order: the list the core's loader applies too.
+#define TASYNC_REQUIRED_REQUIRED(member) RequiredEntry{#member, offsetof(tasync_backend_t, member)},
+#define TASYNC_REQUIRED_OPTIONAL(member)
+#define TASYNC_REQUIRED_UNUSED(member)
+#define TASYNC_REQUIRED_(member, role, since) TASYNC_REQUIRED_##role(member)
+constexpr RequiredEntry kRequired[] = {TASYNC_BACKEND_ENTRIES(TASYNC_REQUIRED_)};
 #undef TASYNC_REQUIRED_
-
-// The last required entry ends exactly at the required size.
-static_assert(offsetof(tasync_backend_t, child_open) + sizeof(void *) == TASYNC_BACKEND_REQUIRED_SIZE);
+#undef TASYNC_REQUIRED_REQUIRED
+#undef TASYNC_REQUIRED_OPTIONAL
+#undef TASYNC_REQUIRED_UNUSED
 
 std::string version_text(std::uint32_t v) {
     return std::to_string(TASYNC_ABI_MAJOR_OF(v)) + "." + std::to_string(TASYNC_ABI_MINOR_OF(v));

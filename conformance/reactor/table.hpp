@@ -1,7 +1,8 @@
 // Loading a backend shared object and validating its table, as the
 // conformance tool does it. The rules are the ones every host applies
 // (DESIGN section 2, reactor.h): same ABI major, a table at least as large as
-// the ABI 1.0 required part, every required entry present. The table is then
+// an ABI 1.0 table, every entry TASYNC_BACKEND_ENTRIES calls required
+// present. The table is then
 // copied to the size these headers know, zero-filled past what the backend
 // provided, so that optional members it lacks read as NULL, and capability
 // bits whose entries are absent are cleared.
@@ -29,7 +30,8 @@ struct Table {
 // least raw->size readable bytes (that is the table's own promise).
 int validate_table(const tasync_backend_t *raw, Table *out, std::string *why);
 
-// Names of the ABI 1.0 required entries, in table order, with their offsets.
+// Names of the required entries (TASYNC_BACKEND_ENTRIES), in table order,
+// with their offsets.
 struct RequiredEntry {
     const char *name;
     std::size_t offset;

@@ -1,6 +1,7 @@
 // loop_run and loop_wakeup (G7): timeouts bound the wait, loop_run(0) never
-// blocks, a wakeup from another thread ends a wait, one sent before
-// loop_run makes the next run return promptly, and none is lost under load.
+// blocks, readiness and a wakeup from another thread end a wait, a wakeup
+// sent before loop_run makes the next run return promptly, and none is lost
+// under load.
 //
 // A lost wakeup shows as a loop_run that sleeps for its whole (long)
 // timeout; the checks below compare against half of that timeout, which a
@@ -24,14 +25,11 @@ constexpr std::int64_t kLong = 4 * kSec;  // a wait a wakeup must cut short
 }  // namespace
 
 TEST_F(Wakeup, G7_RunZeroNeverBlocks) {
-    // A far timer, an idle fd and a signal watch: nothing is ready.
-    Handle timer, io, sig;
-    ASSERT_EQ(B().timer_open(loop, [](tasync_handle_t *, void *) {}, nullptr, timer.out()), 0);
-    ASSERT_EQ(B().timer_start(timer, 60 * kSec, 0), 0);
+    // An idle fd: nothing is ready.
+    Handle io;
     FdPair p = make_pipe(O_NONBLOCK);
     ASSERT_EQ(B().io_open(loop, p.a, [](tasync_handle_t *, void *, int, unsigned) {}, nullptr, io.out()), 0);
     ASSERT_EQ(B().io_start(io, TASYNC_IO_READABLE), 0);
-    ASSERT_EQ(B().signal_open(loop, SIGUSR2, [](tasync_handle_t *, void *, int) {}, nullptr, sig.out()), 0);
     std::uint64_t worst = 0;
     const std::uint64_t start = mono_ns();
     for (int i = 0; i < 2000; i++) {
@@ -53,28 +51,37 @@ TEST_F(Wakeup, G7_TimeoutEndsAnIdleRun) {
     std::printf("[   INFO   ] loop_run(20 ms) with nothing to do returned after %.2f ms\n", took / 1e6);
 }
 
-TEST_F(Wakeup, G7_TimerDueBeforeTheTimeoutEndsTheWait) {
-    int fired = 0;
-    Handle timer;
-    ASSERT_EQ(B().timer_open(loop, [](tasync_handle_t *, void *d) { ++*static_cast<int *>(d); }, &fired, timer.out()), 0);
-    ASSERT_EQ(B().timer_start(timer, 10 * kMs, 0), 0);
-    const std::uint64_t start = mono_ns();
-    while (fired == 0 && mono_ns() - start < static_cast<std::uint64_t>(2 * kLong)) loop.run(kLong);
-    EXPECT_EQ(fired, 1);
-    EXPECT_LT(mono_ns() - start, static_cast<std::uint64_t>(kLong / 2)) << "G7: the wait outlasted the timer";
-}
-
-TEST_F(Wakeup, G7_NegativeTimeoutWaitsUntilSomethingHappens) {
-    int fired = 0;
-    Handle timer;
-    ASSERT_EQ(B().timer_open(loop, [](tasync_handle_t *, void *d) { ++*static_cast<int *>(d); }, &fired, timer.out()), 0);
-    ASSERT_EQ(B().timer_start(timer, 5 * kMs, 0), 0);
-    int runs = 0;
-    while (fired == 0 && runs < 1000) {
-        loop.run(-1);
-        runs++;
+// An fd that another thread makes ready, with a long or no timeout: the
+// wait ends for it.
+TEST_F(Wakeup, G7_FdBecomingReadyEndsTheWait) {
+    for (std::int64_t timeout : {kLong, std::int64_t{-1}}) {
+        FdPair p = make_pipe(O_NONBLOCK);
+        int ready = 0;
+        Handle io;
+        ASSERT_EQ(B().io_open(loop, p.a, [](tasync_handle_t *, void *d, int, unsigned) { ++*static_cast<int *>(d); },
+                              &ready, io.out()),
+                  0);
+        ASSERT_EQ(B().io_start(io, TASYNC_IO_READABLE), 0);
+        std::atomic<bool> stop{false};
+        std::thread writer([&] {
+            sleep_ns(10 * kMs);
+            EXPECT_EQ(put(p.b), 1);
+            // A lost readiness must fail the test, not hang it.
+            for (int i = 0; i < 100 && !stop; i++) sleep_ns(50 * kMs);
+            if (!stop) B().loop_wakeup(loop);
+        });
+        const std::uint64_t start = mono_ns();
+        int runs = 0;
+        while (ready == 0 && runs < 1000 && mono_ns() - start < static_cast<std::uint64_t>(2 * kLong)) {
+            loop.run(timeout);
+            runs++;
+        }
+        stop = true;
+        writer.join();
+        EXPECT_GT(ready, 0) << "loop_run(" << timeout << ") did not report the fd";
+        EXPECT_LT(mono_ns() - start, static_cast<std::uint64_t>(kLong / 2))
+            << "G7: loop_run(" << timeout << ") waited past the fd becoming ready";
     }
-    EXPECT_EQ(fired, 1) << "loop_run(-1) returned " << runs << " times without the timer";
 }
 
 TEST_F(Wakeup, G7_WakeupFromAnotherThreadEndsTheWait) {
@@ -117,14 +124,11 @@ TEST_F(Wakeup, G7_WakeupBeforeRunMakesTheNextRunReturnPromptly) {
 }
 
 TEST_F(Wakeup, G7_ManyWakeupsFromManyThreadsUnderLoad) {
-    // Four threads flood the loop with wakeups while it also serves a
-    // repeating timer and a busy pipe; then, with the flood over, a ping-pong
-    // of single wakeups in which every one must be seen: a lost one stalls
-    // a round for the full timeout.
-    Handle timer, io;
-    int ticks = 0;
-    ASSERT_EQ(B().timer_open(loop, [](tasync_handle_t *, void *d) { ++*static_cast<int *>(d); }, &ticks, timer.out()), 0);
-    ASSERT_EQ(B().timer_start(timer, 1 * kMs, 1 * kMs), 0);
+    // Four threads flood the loop with wakeups while it also serves a busy
+    // pipe; then, with the flood over, a ping-pong of single wakeups in
+    // which every one must be seen: a lost one stalls a round for the full
+    // timeout.
+    Handle io;
     FdPair p = make_pipe(O_NONBLOCK);
     struct Pipe {
         int rfd, wfd;
@@ -169,7 +173,6 @@ TEST_F(Wakeup, G7_ManyWakeupsFromManyThreadsUnderLoad) {
     EXPECT_EQ(done.load(), kThreads);
     EXPECT_GT(pipe_ctx.bytes, 0);
     ASSERT_EQ(B().io_stop(io), 0);
-    ASSERT_EQ(B().timer_stop(timer), 0);
     loop.run(0);
 
     // Ping-pong: the helper posts a number and wakes the loop; the loop

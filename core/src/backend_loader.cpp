@@ -2,6 +2,8 @@
 
 #include <tasync/backend.h>
 
+#include "tasync/core/signals.hpp"
+
 #include <dlfcn.h>
 #include <sys/stat.h>
 
@@ -34,20 +36,15 @@ std::string LoadedBackend::resolve(const char *spec, const std::string &dir) {
 
 namespace {
 
-struct Required {
+struct Entry {
     const char *name;
     std::size_t offset;
+    int role;
 };
 
-#define TASYNC_REQUIRED_(member) Required{#member, offsetof(tasync_backend_t, member)}
-constexpr Required kRequired[] = {
-    TASYNC_REQUIRED_(loop_create), TASYNC_REQUIRED_(loop_destroy), TASYNC_REQUIRED_(loop_run),
-    TASYNC_REQUIRED_(loop_wakeup), TASYNC_REQUIRED_(loop_now),     TASYNC_REQUIRED_(timer_open),
-    TASYNC_REQUIRED_(timer_start), TASYNC_REQUIRED_(timer_stop),   TASYNC_REQUIRED_(io_open),
-    TASYNC_REQUIRED_(io_start),    TASYNC_REQUIRED_(io_stop),      TASYNC_REQUIRED_(handle_close),
-    TASYNC_REQUIRED_(signal_open), TASYNC_REQUIRED_(child_open),
-};
-#undef TASYNC_REQUIRED_
+#define TASYNC_ENTRY_(member, role, since) Entry{#member, offsetof(tasync_backend_t, member), TASYNC_ENTRY_##role},
+constexpr Entry kEntries[] = {TASYNC_BACKEND_ENTRIES(TASYNC_ENTRY_)};
+#undef TASYNC_ENTRY_
 
 }  // namespace
 
@@ -100,12 +97,18 @@ int LoadedBackend::load(const char *spec, const std::string &dir, std::string *w
     std::memset(&ops_, 0, sizeof(ops_));
     std::memcpy(&ops_, table, table->size < sizeof(ops_) ? table->size : sizeof(ops_));
     ops_.size = sizeof(ops_);
-    for (const Required &r : kRequired) {
+    for (const Entry &e : kEntries) {
         void *fn;
-        std::memcpy(&fn, reinterpret_cast<const char *>(&ops_) + r.offset, sizeof(fn));
-        if (fn == nullptr) {
-            *why = "cannot use " + who + ": its table lacks the required entry " + r.name;
+        std::memcpy(&fn, reinterpret_cast<const char *>(&ops_) + e.offset, sizeof(fn));
+        if (e.role == TASYNC_ENTRY_REQUIRED && fn == nullptr) {
+            *why = "cannot use " + who + ": its table lacks the required entry " + e.name;
             return TASYNC_EBACKEND_MISSING_OP;
+        }
+        if (e.role == TASYNC_ENTRY_UNUSED && fn != nullptr) {
+            // An ABI 1.0/1.1 backend's timers, signal and child watches:
+            // never called (the core owns them), so never kept.
+            fn = nullptr;
+            std::memcpy(reinterpret_cast<char *>(&ops_) + e.offset, &fn, sizeof(fn));
         }
     }
     if (ops_.name == nullptr) ops_.name = "unnamed";
@@ -119,6 +122,9 @@ int LoadedBackend::load(const char *spec, const std::string &dir, std::string *w
     if (ops_.work_submit == nullptr || ops_.work_cancel == nullptr) {
         ops_.capabilities &= ~static_cast<std::uint64_t>(TASYNC_CAP_OFFLOAD);
     }
+    // Child exits are the core's: the bit says what the core uses.
+    ops_.capabilities &= ~static_cast<std::uint64_t>(TASYNC_CAP_PIDFD);
+    if (children_use_pidfd()) ops_.capabilities |= TASYNC_CAP_PIDFD;
     return 0;
 }
 

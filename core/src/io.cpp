@@ -1,5 +1,6 @@
 // Waiting on the reactor: fd readiness (one backend handle per fd, shared by
-// every waiter, G4), signals, child exits, and offloaded blocking work.
+// every waiter, G4) and offloaded blocking work. Signals and child exits are
+// in signals.cpp and children.cpp.
 #include <cerrno>
 #include <cstring>
 
@@ -67,78 +68,6 @@ void fd_cleanup(Wait *w) {
     if (fw->counted) {
         --fw->rt->io_waiters;
         fw->counted = false;
-    }
-}
-
-// -------------------------------------------------------------- signals
-
-void signal_callback(tasync_handle_t *, void *data, int) {
-    auto *watch = static_cast<SignalWatch *>(data);
-    if (watch->waiters.empty()) {
-        ++watch->pending;
-        return;
-    }
-    while (Waiter *w = watch->waiters.pop_front()) watch->rt->wake(w->wait, 0);
-}
-
-struct SignalWait : Wait {
-    tasync_runtime *rt = nullptr;
-    SignalWatch *watch = nullptr;
-    Waiter node;
-    CancelLink cancel;
-    bool counted = false;
-};
-
-void signal_cleanup(Wait *w) {
-    auto *sw = static_cast<SignalWait *>(w);
-    if (sw->node.link.linked()) sw->watch->waiters.remove(&sw->node);
-    sw->cancel.detach();
-    if (sw->counted) {
-        --sw->rt->signal_waiters;
-        sw->counted = false;
-    }
-}
-
-// ---------------------------------------------------------------- child
-
-void child_callback(tasync_handle_t *, void *data, int, int exit_status, int term_signal) {
-    auto *watch = static_cast<ChildWatch *>(data);
-    tasync_runtime *rt = watch->rt;
-    while (Waiter *w = watch->waiters.pop_front()) {
-        w->wait->exit_status = exit_status;
-        w->wait->term_signal = term_signal;
-        rt->wake(w->wait, 0);
-    }
-    rt->child_watches.erase(watch->pid);
-    rt->reactor()->handle_close(watch->handle);
-    delete watch;
-}
-
-struct ChildWait : Wait {
-    tasync_runtime *rt = nullptr;
-    ChildWatch *watch = nullptr;
-    Waiter node;
-    CancelLink cancel;
-    bool counted = false;
-};
-
-void child_cleanup(Wait *w) {
-    auto *cw = static_cast<ChildWait *>(w);
-    if (cw->node.link.linked()) {
-        cw->watch->waiters.remove(&cw->node);
-        if (cw->watch->waiters.empty()) {
-            // Nobody waits any more: stop watching (the child stays unreaped
-            // for a later waiter or the host).
-            cw->rt->child_watches.erase(cw->watch->pid);
-            cw->rt->reactor()->handle_close(cw->watch->handle);
-            delete cw->watch;
-        }
-    }
-    cw->watch = nullptr;
-    cw->cancel.detach();
-    if (cw->counted) {
-        --cw->rt->child_waiters;
-        cw->counted = false;
     }
 }
 
@@ -263,96 +192,6 @@ TASYNC_API void tasync_fd_forget(tasync_runtime_t *rt, int fd) {
     // Waits still point at the watch until they resume; they only unlink
     // their node, which pop_front already did.
     delete watch;
-}
-
-TASYNC_API int tasync_await_signal(tasync_runtime_t *rt, int signum, tasync_awaitable_t *cancellation,
-                                   void **out_error) {
-    if (out_error != nullptr) *out_error = nullptr;
-    rt = running_runtime(rt);
-    if (rt == nullptr || rt->current == nullptr) return not_in_coroutine(rt, out_error);
-    if (signum <= 0 || signum >= 65) return system_error(rt, -EINVAL, "cannot wait for the signal", out_error);
-    SignalWatch *watch;
-    auto it = rt->signal_watches.find(signum);
-    if (it == rt->signal_watches.end()) {
-        watch = new SignalWatch;
-        watch->rt = rt;
-        watch->signum = signum;
-        int rc = rt->reactor()->signal_open(rt->loop, signum, &signal_callback, watch, &watch->handle);
-        if (rc != 0) {
-            delete watch;
-            return system_error(rt, rc, "cannot watch the signal", out_error);
-        }
-        rt->signal_watches.emplace(signum, watch);
-    } else {
-        watch = it->second;
-    }
-    if (watch->pending > 0) {
-        // Delivered while nobody was waiting: not lost.
-        --watch->pending;
-        return 0;
-    }
-    SignalWait w;
-    w.kind = WaitKind::Signal;
-    w.signum = signum;
-    w.rt = rt;
-    w.watch = watch;
-    w.cleanup = &signal_cleanup;
-    if (!w.cancel.attach(&w, cancellation)) {
-        return cancelled_at_once(rt, w, out_error);
-    }
-    w.node.wait = &w;
-    watch->waiters.push_back(&w.node);
-    ++rt->signal_waiters;
-    w.counted = true;
-    rt->suspend_on(w);
-    return finish_wait(rt, w, nullptr, out_error);
-}
-
-TASYNC_API int tasync_await_child(tasync_runtime_t *rt, int pid, tasync_awaitable_t *cancellation, int *exit_status,
-                                  int *term_signal, void **out_error) {
-    if (out_error != nullptr) *out_error = nullptr;
-    rt = running_runtime(rt);
-    if (rt == nullptr || rt->current == nullptr) return not_in_coroutine(rt, out_error);
-    if (pid <= 0) return system_error(rt, -EINVAL, "cannot wait for the child process", out_error);
-    ChildWatch *watch;
-    auto it = rt->child_watches.find(pid);
-    if (it == rt->child_watches.end()) {
-        watch = new ChildWatch;
-        watch->rt = rt;
-        watch->pid = pid;
-        int rc = rt->reactor()->child_open(rt->loop, pid, &child_callback, watch, &watch->handle);
-        if (rc != 0) {
-            delete watch;
-            return system_error(rt, rc, "cannot wait for the child process", out_error);
-        }
-        rt->child_watches.emplace(pid, watch);
-    } else {
-        watch = it->second;
-    }
-    ChildWait w;
-    w.kind = WaitKind::Child;
-    w.pid = pid;
-    w.rt = rt;
-    w.watch = watch;
-    w.cleanup = &child_cleanup;
-    if (!w.cancel.attach(&w, cancellation)) {
-        if (watch->waiters.empty()) {
-            rt->child_watches.erase(pid);
-            rt->reactor()->handle_close(watch->handle);
-            delete watch;
-        }
-        return cancelled_at_once(rt, w, out_error);
-    }
-    w.node.wait = &w;
-    watch->waiters.push_back(&w.node);
-    ++rt->child_waiters;
-    w.counted = true;
-    rt->suspend_on(w);
-    if (w.code == 0) {
-        if (exit_status != nullptr) *exit_status = w.exit_status;
-        if (term_signal != nullptr) *term_signal = w.term_signal;
-    }
-    return finish_wait(rt, w, nullptr, out_error);
 }
 
 TASYNC_API int tasync_offload(tasync_runtime_t *rt, void (*fn)(void *data), void *data,

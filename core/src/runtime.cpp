@@ -1,6 +1,7 @@
 // The scheduler: spawning, switching, the run loop, cancellation and
 // teardown. See runtime.hpp for the overall model.
 #include "tasync/core/runtime.hpp"
+#include "tasync/core/signals.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -286,8 +287,6 @@ int refuse_io_stop(tasync_handle_t *) { return 0; }
 void refuse_close(tasync_handle_t *) {}
 void refuse_destroy(tasync_loop_t *) {}
 int refuse_wakeup(tasync_loop_t *) { return 0; }
-int refuse_signal(tasync_loop_t *, int, tasync_signal_cb, void *, tasync_handle_t **) { return -ENOTRECOVERABLE; }
-int refuse_child(tasync_loop_t *, int, tasync_child_cb, void *, tasync_handle_t **) { return -ENOTRECOVERABLE; }
 int refuse_op(tasync_loop_t *, tasync_op_t *) { return -ENOTRECOVERABLE; }
 int refuse_work(tasync_loop_t *, tasync_work_t *) { return -ENOTRECOVERABLE; }
 int sleep_run(tasync_loop_t *, std::int64_t timeout_ns) {
@@ -318,16 +317,10 @@ void tasync_runtime::after_fork() {
         refusing_ops.loop_destroy = refuse_destroy;
         refusing_ops.loop_run = sleep_run;
         refusing_ops.loop_wakeup = refuse_wakeup;
-        // The core's timers are its own heap; the loop's are never used.
-        refusing_ops.timer_open = nullptr;
-        refusing_ops.timer_start = nullptr;
-        refusing_ops.timer_stop = nullptr;
         refusing_ops.io_open = refuse_open_fd;
         refusing_ops.io_start = refuse_io;
         refusing_ops.io_stop = refuse_io_stop;
         refusing_ops.handle_close = refuse_close;
-        refusing_ops.signal_open = refuse_signal;
-        refusing_ops.child_open = refuse_child;
         refusing_ops.op_submit = refuse_op;
         refusing_ops.op_cancel = refuse_op;
         refusing_ops.work_submit = refuse_work;
@@ -344,6 +337,8 @@ void tasync_runtime::after_fork() {
             rt->release_error(e);
         }, this);
     }
+    // The signals' wake fd and the child watches: made the child's own.
+    signals_after_fork(this);
     // Offloaded jobs of the core's pool: its workers stayed in the parent.
     // A job whose completion was posted before the fork is delivered from
     // the post queue; the others finish as a cancelled job does.
@@ -520,14 +515,7 @@ tasync_runtime::~tasync_runtime() {
         delete w;
     }
     fd_watches.clear();
-    for (auto &kv : signal_watches) {
-        ops->handle_close(kv.second->handle);
-        delete kv.second;
-    }
-    for (auto &kv : child_watches) {
-        ops->handle_close(kv.second->handle);
-        delete kv.second;
-    }
+    signals_teardown(this);
     ops->loop_destroy(loop);
     loop = nullptr;
 

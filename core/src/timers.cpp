@@ -8,15 +8,19 @@ using namespace tasync::detail;
 
 namespace {
 
+// a + b, or the end of the clock: a deadline beyond it is never reached
+// (rather than wrapping around into the past and firing at once).
+std::uint64_t add_saturating(std::uint64_t a, std::uint64_t b) { return b > UINT64_MAX - a ? UINT64_MAX : a + b; }
+
 void timer_fired(TimerEntry *e) {
     auto *t = static_cast<tasync_timer *>(e->owner);
     tasync_runtime *rt = t->rt;
     if (t->repeat != 0) {
         // Re-arm from the scheduled time; after a long stall, from now
         // (no burst of catch-up calls).
-        std::uint64_t next = e->deadline + t->repeat;
+        std::uint64_t next = add_saturating(e->deadline, t->repeat);
         std::uint64_t n = rt->now();
-        rt->timers.arm(e, next > n ? next : n + t->repeat);
+        rt->timers.arm(e, next > n ? next : add_saturating(n, t->repeat));
     }
     t->in_callback = true;
     t->cb(t, t->data);
@@ -49,7 +53,7 @@ TASYNC_API int tasync_timer_create(tasync_runtime_t *rt, tasync_timer_fn cb, voi
 TASYNC_API int tasync_timer_start(tasync_timer_t *t, uint64_t timeout_ns, uint64_t repeat_ns) {
     if (t == nullptr || t->destroy_pending) return -EINVAL;
     t->repeat = repeat_ns;
-    t->rt->timers.arm(&t->entry, t->rt->now() + timeout_ns);
+    t->rt->timers.arm(&t->entry, add_saturating(t->rt->now(), timeout_ns));
     return 0;
 }
 

@@ -3,6 +3,12 @@
  * source, compiled once per FAKE_KIND. The working variants borrow libuv's
  * table from the real uv backend (found through $TASYNC_BACKEND_DIR) and
  * change what the test is about.
+ *
+ * FAKE_ABI_1_1 is a backend as it was built against the ABI 1.1 headers:
+ * its table has that release's layout (pinned below, independent of the
+ * current reactor.h), says ABI 1.1, and fills every slot of that release,
+ * timers, signal and child watches included. The core of ABI 1.2 must load
+ * it and never call those three kinds of entries: each aborts the process.
  */
 #define _GNU_SOURCE
 #include <tasync/backend.h>
@@ -21,6 +27,7 @@
 #define FAKE_INIT_FAILS 6    /* loop_create fails with a reason */
 #define FAKE_OLDER_MINOR 7   /* table ends at child_open: optional entries absent */
 #define FAKE_NEWER_MINOR 8   /* a newer minor with extra members at the end */
+#define FAKE_ABI_1_1 9       /* an ABI 1.1 backend, every slot of that table filled */
 
 #ifndef FAKE_KIND
 #error FAKE_KIND must be defined
@@ -41,6 +48,119 @@ __attribute__((unused)) static const tasync_backend_t *real_uv(void) {
 #if FAKE_KIND == FAKE_NO_ENTRY
 
 TASYNC_PLUGIN_EXPORT int not_the_entry(void) { return 0; }
+
+#elif FAKE_KIND == FAKE_ABI_1_1
+
+#include <stddef.h>
+
+/* The backend table of ABI 1.1, member for member. */
+struct abi11_table {
+    uint32_t size;
+    uint32_t abi_version;
+    const char *name;
+    const char *version;
+    uint64_t capabilities;
+    uint64_t op_mask;
+    int (*loop_create)(const tasync_loop_options_t *opts, tasync_loop_t **out);
+    void (*loop_destroy)(tasync_loop_t *loop);
+    int (*loop_run)(tasync_loop_t *loop, int64_t timeout_ns);
+    int (*loop_wakeup)(tasync_loop_t *loop);
+    uint64_t (*loop_now)(tasync_loop_t *loop);
+    int (*timer_open)(tasync_loop_t *loop, void (*cb)(tasync_handle_t *, void *), void *data, tasync_handle_t **out);
+    int (*timer_start)(tasync_handle_t *timer, uint64_t timeout_ns, uint64_t repeat_ns);
+    int (*timer_stop)(tasync_handle_t *timer);
+    int (*io_open)(tasync_loop_t *loop, int fd, tasync_io_cb cb, void *data, tasync_handle_t **out);
+    int (*io_start)(tasync_handle_t *io, unsigned events);
+    int (*io_stop)(tasync_handle_t *io);
+    void (*handle_close)(tasync_handle_t *handle);
+    int (*signal_open)(tasync_loop_t *loop, int signum, void (*cb)(tasync_handle_t *, void *, int), void *data,
+                       tasync_handle_t **out);
+    int (*child_open)(tasync_loop_t *loop, int pid, void (*cb)(tasync_handle_t *, void *, int, int, int), void *data,
+                      tasync_handle_t **out);
+    int (*op_submit)(tasync_loop_t *loop, tasync_op_t *op);
+    int (*op_cancel)(tasync_loop_t *loop, tasync_op_t *op);
+    int (*work_submit)(tasync_loop_t *loop, tasync_work_t *work);
+    int (*work_cancel)(tasync_loop_t *loop, tasync_work_t *work);
+    int (*loop_fork)(tasync_loop_t *loop);
+};
+
+/* The layout api/tests/abi_layout_test.cpp pinned for ABI 1.1 (LP64). */
+_Static_assert(sizeof(void *) != 8 || sizeof(struct abi11_table) == 192, "ABI 1.1 table size");
+_Static_assert(sizeof(void *) != 8 || offsetof(struct abi11_table, timer_open) == 80, "ABI 1.1 timer_open");
+_Static_assert(sizeof(void *) != 8 || offsetof(struct abi11_table, io_open) == 104, "ABI 1.1 io_open");
+_Static_assert(sizeof(void *) != 8 || offsetof(struct abi11_table, signal_open) == 136, "ABI 1.1 signal_open");
+_Static_assert(sizeof(void *) != 8 || offsetof(struct abi11_table, child_open) == 144, "ABI 1.1 child_open");
+_Static_assert(sizeof(void *) != 8 || offsetof(struct abi11_table, loop_fork) == 184, "ABI 1.1 loop_fork");
+
+static void never(const char *what) {
+    fprintf(stderr, "fake-backend-abi-1-1: the core called %s, which it must never do since ABI 1.2\n", what);
+    fflush(stderr);
+    abort();
+}
+static int retired_timer_open(tasync_loop_t *l, void (*cb)(tasync_handle_t *, void *), void *d, tasync_handle_t **o) {
+    (void)l, (void)cb, (void)d, (void)o;
+    never("timer_open");
+    return -ENOSYS;
+}
+static int retired_timer_start(tasync_handle_t *h, uint64_t t, uint64_t r) {
+    (void)h, (void)t, (void)r;
+    never("timer_start");
+    return -ENOSYS;
+}
+static int retired_timer_stop(tasync_handle_t *h) {
+    (void)h;
+    never("timer_stop");
+    return -ENOSYS;
+}
+static int retired_signal_open(tasync_loop_t *l, int s, void (*cb)(tasync_handle_t *, void *, int), void *d,
+                               tasync_handle_t **o) {
+    (void)l, (void)s, (void)cb, (void)d, (void)o;
+    never("signal_open");
+    return -ENOSYS;
+}
+static int retired_child_open(tasync_loop_t *l, int p, void (*cb)(tasync_handle_t *, void *, int, int, int), void *d,
+                              tasync_handle_t **o) {
+    (void)l, (void)p, (void)cb, (void)d, (void)o;
+    never("child_open");
+    return -ENOSYS;
+}
+
+static struct abi11_table g_old;
+
+TASYNC_BACKEND_ENTRY_DEFINE {
+    /* The loop and io entries are the real uv backend's (its own table may
+     * be of a later ABI: only the entries 1.1 had are taken). */
+    const tasync_backend_t *uv = real_uv();
+    (void)core_abi_version;
+    if (uv == NULL) return NULL;
+    g_old.size = (uint32_t)sizeof(g_old);
+    g_old.abi_version = TASYNC_ABI_MAKE(1, 1);
+    g_old.name = "abi-1-1";
+    g_old.version = "a backend built against ABI 1.1";
+    /* What a 1.1 backend on a pidfd kernel said of itself. */
+    g_old.capabilities = uv->capabilities | TASYNC_CAP_PIDFD;
+    g_old.op_mask = uv->op_mask;
+    g_old.loop_create = uv->loop_create;
+    g_old.loop_destroy = uv->loop_destroy;
+    g_old.loop_run = uv->loop_run;
+    g_old.loop_wakeup = uv->loop_wakeup;
+    g_old.loop_now = uv->loop_now;
+    g_old.timer_open = retired_timer_open;
+    g_old.timer_start = retired_timer_start;
+    g_old.timer_stop = retired_timer_stop;
+    g_old.io_open = uv->io_open;
+    g_old.io_start = uv->io_start;
+    g_old.io_stop = uv->io_stop;
+    g_old.handle_close = uv->handle_close;
+    g_old.signal_open = retired_signal_open;
+    g_old.child_open = retired_child_open;
+    g_old.op_submit = uv->op_submit;
+    g_old.op_cancel = uv->op_cancel;
+    g_old.work_submit = uv->work_submit;
+    g_old.work_cancel = uv->work_cancel;
+    g_old.loop_fork = uv->loop_fork;
+    return (const tasync_backend_t *)(const void *)&g_old;
+}
 
 #else
 

@@ -1,5 +1,5 @@
-// Reactor-backed waits: fds, signals, child processes, cross-thread wakeups
-// and offloaded work.
+// Reactor-backed waits: fds, cross-thread wakeups and offloaded work
+// (signals and child processes: signal_test.cpp, child_test.cpp).
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -139,78 +139,6 @@ TEST_F(Io, BadFdGivesAnErrorNotACrash) {
     int rc = tasync_await_fd(rt, 987654, TASYNC_IO_READABLE, nullptr, nullptr, &e);
     EXPECT_LT(rc, 0);
     EXPECT_NE(e, nullptr);
-    host.release(static_cast<Error *>(e));
-    EXPECT_EQ(run(), 0);
-}
-
-TEST_F(Io, SignalIsDelivered) {
-    go([&](tasync_coroutine_t *) {
-        EXPECT_EQ(tasync_await_signal(rt, SIGUSR1, nullptr, nullptr), 0);
-        out.push_back("got SIGUSR1");
-    });
-    go([&](tasync_coroutine_t *) {
-        tasync_delay(rt, 2 * kMs, nullptr, nullptr);
-        kill(getpid(), SIGUSR1);
-    });
-    EXPECT_EQ(run(), 0);
-    EXPECT_EQ(out, (std::vector<std::string>{"got SIGUSR1"}));
-}
-
-TEST_F(Io, SignalDeliveredWhileNobodyWaitsIsNotLost) {
-    int got = 0;
-    go([&](tasync_coroutine_t *) {
-        for (int i = 0; i < 2; ++i) {
-            EXPECT_EQ(tasync_await_signal(rt, SIGUSR2, nullptr, nullptr), 0);
-            ++got;
-            if (i == 0) {
-                kill(getpid(), SIGUSR2);  // arrives before the next wait
-                tasync_delay(rt, 5 * kMs, nullptr, nullptr);
-            }
-        }
-    });
-    go([&](tasync_coroutine_t *) {
-        tasync_delay(rt, 2 * kMs, nullptr, nullptr);
-        kill(getpid(), SIGUSR2);
-    });
-    EXPECT_EQ(run(), 0);
-    EXPECT_EQ(got, 2);
-}
-
-TEST_F(Io, ChildExitIsDelivered) {
-    pid_t pid = fork();
-    ASSERT_GE(pid, 0);
-    if (pid == 0) {
-        usleep(10000);
-        _exit(7);
-    }
-    int status = -1, sig = -1;
-    EXPECT_EQ(tasync_await_child(rt, pid, nullptr, &status, &sig, nullptr), 0);
-    EXPECT_EQ(status, 7);
-    EXPECT_EQ(sig, 0);
-    EXPECT_EQ(waitpid(pid, nullptr, WNOHANG), -1) << "the runtime reaped it";
-    EXPECT_EQ(run(), 0);
-}
-
-TEST_F(Io, ChildKilledBySignal) {
-    pid_t pid = fork();
-    ASSERT_GE(pid, 0);
-    if (pid == 0) {
-        pause();
-        _exit(0);
-    }
-    go([&](tasync_coroutine_t *) {
-        tasync_delay(rt, 2 * kMs, nullptr, nullptr);
-        kill(pid, SIGTERM);
-    });
-    int status = -1, sig = -1;
-    EXPECT_EQ(tasync_await_child(rt, pid, nullptr, &status, &sig, nullptr), 0);
-    EXPECT_EQ(sig, SIGTERM);
-    EXPECT_EQ(run(), 0);
-}
-
-TEST_F(Io, NotAChildIsRefused) {
-    void *e = nullptr;
-    EXPECT_EQ(tasync_await_child(rt, 1, nullptr, nullptr, nullptr, &e), -ECHILD);
     host.release(static_cast<Error *>(e));
     EXPECT_EQ(run(), 0);
 }

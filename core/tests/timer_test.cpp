@@ -1,5 +1,9 @@
 // Timers: the core heap, delays, callback timers (deadline order, repeat).
+#include <unistd.h>
+
+#include <cstdint>
 #include <random>
+#include <vector>
 
 #include "tasync/core/timer_heap.hpp"
 #include "test_host.hpp"
@@ -194,4 +198,229 @@ TEST_F(Timers, ZeroTimeoutRearmedInItsCallbackDoesNotSpinForever) {
     EXPECT_EQ(run(), 0);
     EXPECT_EQ(c.fired, 100);
     tasync_timer_destroy(t);
+}
+
+// What the backends' timers promised before ABI 1.2 (then G6), now the
+// core's callback timers' own: never early, ties in start order, repeating
+// timers re-armed from their scheduled time, restart and stop, huge
+// timeouts. A deadline lies in [now before start, now after start] +
+// timeout; a check may find a timer late, never early.
+namespace {
+
+struct Fire {
+    int id;
+    std::uint64_t at;  // tasync_runtime_now in the callback
+};
+
+struct TimerLog {
+    tasync_runtime_t *rt = nullptr;
+    std::vector<Fire> fires;
+};
+
+struct CoreTimer {
+    TimerLog *log = nullptr;
+    int id = 0;
+    tasync_timer_t *t = nullptr;
+    std::uint64_t lo = 0, hi = 0;
+    int calls = 0;
+
+    void open(TimerLog *l, int i) {
+        log = l;
+        id = i;
+        ASSERT_EQ(tasync_timer_create(l->rt, &CoreTimer::fired, this, &t), 0);
+    }
+    void start(std::uint64_t timeout, std::uint64_t repeat = 0) {
+        const std::uint64_t before = tasync_runtime_now(log->rt);
+        ASSERT_EQ(tasync_timer_start(t, timeout, repeat), 0);
+        const std::uint64_t after = tasync_runtime_now(log->rt);
+        lo = timeout > UINT64_MAX - before ? UINT64_MAX : before + timeout;
+        hi = timeout > UINT64_MAX - after ? UINT64_MAX : after + timeout;
+    }
+    static void fired(tasync_timer_t *, void *d) {
+        auto *self = static_cast<CoreTimer *>(d);
+        self->calls++;
+        self->log->fires.push_back({self->id, tasync_runtime_now(self->log->rt)});
+    }
+    ~CoreTimer() { tasync_timer_destroy(t); }
+};
+
+// Blocks the thread (no switch, no timer runs) until the runtime's clock
+// reaches when.
+void block_until(tasync_runtime_t *rt, std::uint64_t when) {
+    for (std::uint64_t now = tasync_runtime_now(rt); now < when; now = tasync_runtime_now(rt))
+        usleep(static_cast<useconds_t>((when - now) / 1000 + 1));
+}
+
+class TimerRules : public RuntimeTest {
+protected:
+    void SetUp() override {
+        RuntimeTest::SetUp();
+        log.rt = rt;
+    }
+    TimerLog log;
+};
+
+}  // namespace
+
+TEST_F(TimerRules, TimersDueTogetherFireInStartOrder) {
+    std::vector<CoreTimer> timers(10);
+    for (int i = 0; i < 10; i++) ASSERT_NO_FATAL_FAILURE(timers[i].open(&log, i));
+    // One cached clock reading for the whole batch: equal timeouts are
+    // equal deadlines.
+    const std::uint64_t start = tasync_runtime_now(rt);
+    for (int i = 0; i < 10; i++) ASSERT_EQ(tasync_timer_start(timers[i].t, (i % 2 ? 1 : 2) * kMs, 0), 0);
+    block_until(rt, start + 5 * kMs);
+    EXPECT_EQ(tasync_yield(rt, nullptr), 0);  // one pass: all ten are due
+    std::vector<int> got;
+    for (const Fire &f : log.fires) got.push_back(f.id);
+    EXPECT_EQ(got, (std::vector<int>{1, 3, 5, 7, 9, 0, 2, 4, 6, 8})) << "deadline order, ties in start order";
+    EXPECT_EQ(run(), 0);
+}
+
+TEST_F(TimerRules, RepeatingTimerRearmsFromItsScheduledTime) {
+    // The first expiry (due at start + P) is handled half a period late on
+    // purpose. Re-armed from its scheduled time, the second deadline is at
+    // start + 2P, which is then waited for; re-armed from when it ran, it
+    // would be at start + 2.5P. Checked only while those two differ (a
+    // stalled machine makes an attempt inconclusive, not failed).
+    constexpr std::uint64_t P = 60 * kMs;
+    bool conclusive = false;
+    for (int attempt = 0; attempt < 5 && !conclusive; attempt++) {
+        log.fires.clear();
+        CoreTimer t;
+        ASSERT_NO_FATAL_FAILURE(t.open(&log, 7));
+        t.start(P, P);
+        block_until(rt, t.hi + P / 2);
+        tasync_yield(rt, nullptr);
+        ASSERT_EQ(t.calls, 1) << "the first expiry was due";
+        const std::uint64_t first = log.fires[0].at;
+        if (first >= t.lo + P) continue;  // overslept a whole period
+        block_until(rt, t.hi + P + 1 * kMs);
+        if (tasync_runtime_now(rt) >= first + P) continue;  // stalled: both rules now agree
+        tasync_yield(rt, nullptr);
+        conclusive = true;
+        EXPECT_EQ(t.calls, 2) << "a repeating timer re-arms from its scheduled time, not from when it ran";
+        // And it goes on, never early: expiry k is at or after start + k*P.
+        while (t.calls < 4) tasync_delay(rt, 10 * kMs, nullptr, nullptr);
+        for (std::size_t k = 0; k < log.fires.size(); k++)
+            EXPECT_GE(log.fires[k].at, t.lo + k * P) << "expiry " << k + 1 << " came early";
+    }
+    EXPECT_EQ(run(), 0);
+    if (!conclusive) GTEST_SKIP() << "the machine stalled in every attempt; nothing could be concluded";
+}
+
+TEST_F(TimerRules, RestartReplacesTheDeadline) {
+    CoreTimer t;
+    ASSERT_NO_FATAL_FAILURE(t.open(&log, 1));
+    t.start(2 * kMs);
+    t.start(60000 * kMs);
+    tasync_delay(rt, 15 * kMs, nullptr, nullptr);
+    EXPECT_EQ(t.calls, 0) << "restarting replaced the 2 ms deadline with a 60 s one";
+    t.start(0);
+    tasync_delay(rt, 1 * kMs, nullptr, nullptr);
+    EXPECT_EQ(t.calls, 1);
+    // A repeating timer restarted as one-shot stops repeating.
+    t.start(1 * kMs, 1 * kMs);
+    t.start(1 * kMs, 0);
+    tasync_delay(rt, 20 * kMs, nullptr, nullptr);
+    EXPECT_EQ(t.calls, 2) << "the restart as one-shot replaced the repeat";
+    EXPECT_EQ(run(), 0);
+}
+
+TEST_F(TimerRules, StoppedTimerNeverFires) {
+    CoreTimer pending, due, repeating;
+    ASSERT_NO_FATAL_FAILURE(pending.open(&log, 1));
+    ASSERT_NO_FATAL_FAILURE(due.open(&log, 2));
+    ASSERT_NO_FATAL_FAILURE(repeating.open(&log, 3));
+    pending.start(1 * kMs);
+    EXPECT_EQ(tasync_timer_stop(pending.t), 0);
+    due.start(0);
+    repeating.start(1 * kMs, 1 * kMs);
+    block_until(rt, due.hi + 2 * kMs);
+    EXPECT_EQ(tasync_timer_stop(due.t), 0) << "a timer whose deadline passed but that has not fired";
+    while (repeating.calls < 2) tasync_delay(rt, 1 * kMs, nullptr, nullptr);
+    EXPECT_EQ(tasync_timer_stop(repeating.t), 0);
+    const int seen = repeating.calls;
+    tasync_delay(rt, 20 * kMs, nullptr, nullptr);
+    EXPECT_EQ(pending.calls, 0);
+    EXPECT_EQ(due.calls, 0);
+    EXPECT_EQ(repeating.calls, seen);
+    EXPECT_EQ(tasync_timer_stop(pending.t), 0) << "stopping a stopped timer is harmless";
+    EXPECT_EQ(run(), 0);
+}
+
+TEST_F(TimerRules, ATimerDestroyedOrStoppedByAnEarlierCallbackOfTheSamePassDoesNotFire) {
+    struct Ctx {
+        int a = 0, b = 0, c = 0;
+        tasync_timer_t *tb = nullptr, *tc = nullptr;
+    } c;
+    tasync_timer_t *ta = nullptr;
+    ASSERT_EQ(tasync_timer_create(rt, [](tasync_timer_t *, void *d) {
+        auto *c = static_cast<Ctx *>(d);
+        c->a++;
+        tasync_timer_destroy(c->tb);
+        c->tb = nullptr;
+        EXPECT_EQ(tasync_timer_stop(c->tc), 0);
+    }, &c, &ta), 0);
+    ASSERT_EQ(tasync_timer_create(rt, [](tasync_timer_t *, void *d) { static_cast<Ctx *>(d)->b++; }, &c, &c.tb), 0);
+    ASSERT_EQ(tasync_timer_create(rt, [](tasync_timer_t *, void *d) { static_cast<Ctx *>(d)->c++; }, &c, &c.tc), 0);
+    const std::uint64_t start = tasync_runtime_now(rt);
+    ASSERT_EQ(tasync_timer_start(ta, 1 * kMs, 0), 0);
+    ASSERT_EQ(tasync_timer_start(c.tb, 2 * kMs, 0), 0);
+    ASSERT_EQ(tasync_timer_start(c.tc, 2 * kMs, 0), 0);
+    block_until(rt, start + 5 * kMs);
+    tasync_yield(rt, nullptr);  // all three due in one pass
+    tasync_delay(rt, 10 * kMs, nullptr, nullptr);
+    EXPECT_EQ(c.a, 1);
+    EXPECT_EQ(c.b, 0) << "destroyed by an earlier callback of the same pass";
+    EXPECT_EQ(c.c, 0) << "stopped by an earlier callback of the same pass";
+    tasync_timer_destroy(ta);
+    tasync_timer_destroy(c.tc);
+    EXPECT_EQ(run(), 0);
+}
+
+TEST_F(TimerRules, TenThousandTimersEachFireOnceNeverEarlyInDeadlineOrder) {
+    constexpr int kCount = 10000;
+    std::vector<CoreTimer> timers(kCount);
+    std::mt19937 rng(7);
+    for (int i = 0; i < kCount; i++) {
+        ASSERT_NO_FATAL_FAILURE(timers[i].open(&log, i));
+        timers[i].start(std::uniform_int_distribution<std::uint64_t>(0, 30 * kMs)(rng));
+    }
+    for (int i = 0; i < kCount; i += 10) ASSERT_EQ(tasync_timer_stop(timers[i].t), 0);
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(log.fires.size(), static_cast<std::size_t>(kCount - kCount / 10));
+    int early = 0, inversions = 0;
+    for (std::size_t i = 0; i < log.fires.size(); i++) {
+        const Fire &f = log.fires[i];
+        if (f.id % 10 == 0) ADD_FAILURE() << "stopped timer " << f.id << " fired";
+        if (f.at < timers[f.id].lo) early++;
+        if (i > 0 && timers[f.id].hi < timers[log.fires[i - 1].id].lo) inversions++;
+    }
+    EXPECT_EQ(early, 0) << "timers fired early";
+    EXPECT_EQ(inversions, 0) << "timers fired out of deadline order";
+}
+
+TEST_F(TimerRules, HugeTimeoutsNeverFireAndDoNotBreakTheWait) {
+    // A deadline beyond the end of the clock must neither wrap around (and
+    // fire at once) nor make the wait "forever" or "spin".
+    CoreTimer huge, huge_repeat, near_max, soon;
+    ASSERT_NO_FATAL_FAILURE(huge.open(&log, 1));
+    ASSERT_NO_FATAL_FAILURE(huge_repeat.open(&log, 2));
+    ASSERT_NO_FATAL_FAILURE(near_max.open(&log, 3));
+    ASSERT_NO_FATAL_FAILURE(soon.open(&log, 4));
+    huge.start(UINT64_MAX);
+    huge_repeat.start(UINT64_MAX, UINT64_MAX);
+    near_max.start(static_cast<std::uint64_t>(INT64_MAX));
+    for (CoreTimer *t : {&huge, &huge_repeat, &near_max}) tasync_timer_set_ref(t->t, 0);
+    for (int i = 0; i < 3; i++) tasync_yield(rt, nullptr);
+    std::uint64_t start = tasync_runtime_now(rt);
+    EXPECT_EQ(tasync_delay(rt, 20 * kMs, nullptr, nullptr), 0);
+    EXPECT_LT(tasync_runtime_now(rt) - start, 2000 * kMs) << "a 20 ms delay beside timers of timeout UINT64_MAX";
+    soon.start(5 * kMs);
+    start = tasync_runtime_now(rt);
+    while (soon.calls == 0 && tasync_runtime_now(rt) - start < 2000 * kMs) tasync_delay(rt, 1 * kMs, nullptr, nullptr);
+    EXPECT_EQ(soon.calls, 1);
+    EXPECT_EQ(huge.calls + huge_repeat.calls + near_max.calls, 0);
+    EXPECT_EQ(run(), 0);
 }

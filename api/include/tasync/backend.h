@@ -7,13 +7,15 @@
  *
  * which expands to the definition of tasync_backend_entry with default
  * visibility. Build the rest of the backend with -fvisibility=hidden.
+ * What the table holds, and which of its entries a host requires, is in
+ * reactor.h (tasync_backend_t, TASYNC_BACKEND_ENTRIES).
  */
 #ifndef TASYNC_BACKEND_H
 #define TASYNC_BACKEND_H
 
 #include "reactor.h"
 
-/* Name of the entry symbol, for dlsym. */
+/* Name of the entry symbol, for dlsym. Since: ABI 1.0. */
 #define TASYNC_BACKEND_ENTRY_SYMBOL "tasync_backend_entry"
 
 TASYNC_EXTERN_C_BEGIN
@@ -31,6 +33,8 @@ typedef const tasync_backend_t *(*tasync_backend_entry_fn)(uint32_t core_abi_ver
 #else
 #  define TASYNC_BACKEND_ENTRY_LINKAGE_
 #endif
+/* Begins the definition of the entry function, exported with default
+ * visibility; its parameter is core_abi_version. Since: ABI 1.0. */
 #define TASYNC_BACKEND_ENTRY_DEFINE \
     TASYNC_BACKEND_ENTRY_LINKAGE_ TASYNC_PLUGIN_EXPORT const tasync_backend_t *tasync_backend_entry(uint32_t core_abi_version)
 

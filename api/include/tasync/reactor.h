@@ -6,7 +6,23 @@
  * tasync_backend_t table. The core (or any other host, such as the
  * tasync-conformance tool) drives it through that table only.
  *
- * What every backend guarantees (the contract the conformance suite checks):
+ * A backend does only what a reactor alone can do: create, run and destroy
+ * a loop, wake it from another thread, tell the time, report fd readiness,
+ * and continue a loop in a forked child; optionally, completion-style
+ * operations and offloading blocking work to its own threads. Everything
+ * else belongs to the core, identically for every backend: timers (one heap
+ * whose earliest deadline is the loop_run timeout), signals (one
+ * process-wide registry chained with handlers already installed, delivered
+ * through an fd the core watches for readiness) and child exits (pidfds
+ * watched for readiness, or SIGCHLD through that registry).
+ *
+ * ABI 1.2 retired the table's timer_*, signal_open and child_open members:
+ * no host calls them any more, a backend leaves them NULL, and a backend
+ * built for ABI 1.0 or 1.1 that fills them still loads (the slots stay in
+ * the table, so its layout is unchanged). A backend that must also load in
+ * a core older than 1.2 keeps filling them.
+ *
+ * What every backend guarantees (the contract the conformance tool checks):
  *
  *  G1 Threading. A loop and its handles are used from one thread at a time:
  *     the thread that created the loop. The only exception is loop_wakeup,
@@ -27,10 +43,8 @@
  *     calls handle_close; it may report an error status (-EBADF) before that.
  *  G5 Readiness is level-triggered: while an io handle has an interest that
  *     the fd satisfies, every loop_run reports it again.
- *  G6 Timers never fire early. A timer started with timeout T fires at the
- *     first loop_run that happens at or after now()+T. A repeating timer
- *     re-arms from its scheduled time, not from when it ran. Timers that are
- *     due in the same loop_run fire in deadline order; ties in start order.
+ *  G6 (ABI 1.0 and 1.1 only: timers. Since ABI 1.2 the core keeps its own
+ *     and never calls timer_open/timer_start/timer_stop.)
  *  G7 loop_run(timeout) returns after dispatching the events that were ready
  *     (timeout 0 never blocks), when a wakeup arrives, or when the timeout
  *     expires. A wakeup sent while the loop is not waiting makes the next
@@ -49,14 +63,11 @@
  *     eventfd) with the parent's copy. Before the child uses such a loop in
  *     any other way, it calls loop_fork on the thread that forked; the loop
  *     then has kernel objects of its own, the parent's loop is untouched,
- *     and every handle stays as it was: io interests, timers with their
- *     deadlines, signal and child watches (a child watch of a process that
- *     is not the child's own child reports exit_status -1 when it exits).
- *     Completion ops in flight at the fork finish with -ECANCELED at the
- *     next loop_run (the parent's copies of them run on). On failure the
- *     loop may only be abandoned, not destroyed. A loop the child does not
- *     fork must be abandoned too: loop_destroy would undo the parent's
- *     registrations.
+ *     and every io handle stays as it was, interests included. Completion
+ *     ops in flight at the fork finish with -ECANCELED at the next loop_run
+ *     (the parent's copies of them run on). On failure the loop may only be
+ *     abandoned, not destroyed. A loop the child does not fork must be
+ *     abandoned too: loop_destroy would undo the parent's registrations.
  */
 #ifndef TASYNC_REACTOR_H
 #define TASYNC_REACTOR_H
@@ -69,12 +80,13 @@
 
 TASYNC_EXTERN_C_BEGIN
 
-/* A loop, as the backend defines it. Opaque to everyone else. */
+/* A loop, as the backend defines it. Opaque to everyone else. Since: ABI 1.0. */
 typedef struct tasync_loop tasync_loop_t;
-/* A handle (timer, io watch, signal watch, child watch), opaque. */
+/* A handle (an io watch; before ABI 1.2 also a timer, signal or child
+ * watch), opaque. Since: ABI 1.0. */
 typedef struct tasync_handle tasync_handle_t;
 
-/* Readiness events for io handles; the values never change. */
+/* Readiness events for io handles; the values never change. Since: ABI 1.0. */
 typedef enum tasync_io_event {
     TASYNC_IO_READABLE = 1,
     TASYNC_IO_WRITABLE = 2,
@@ -86,7 +98,8 @@ typedef enum tasync_io_event {
     TASYNC_IO_PRIORITY = 16
 } tasync_io_event_t;
 
-/* Capability bits advertised in tasync_backend_t.capabilities. */
+/* Capability bits advertised in tasync_backend_t.capabilities. Since: ABI
+ * 1.0 (each bit since the version it names). */
 typedef enum tasync_capability {
     /* op_submit/op_cancel are implemented for the opcodes in op_mask. */
     TASYNC_CAP_COMPLETION = 1,
@@ -94,20 +107,24 @@ typedef enum tasync_capability {
     TASYNC_CAP_OFFLOAD = 2,
     /* Readiness of regular files is meaningful (it is not for epoll). */
     TASYNC_CAP_FILE_READINESS = 4,
-    /* Child watches use pidfd (no SIGCHLD handler is installed). */
+    /* Child exits are watched through pidfds. Since ABI 1.2 a backend does
+     * not set it (the core watches children) and the core ignores it in a
+     * table; tasync_runtime_backend_info reports it when the core's own
+     * child watches use pidfds (the kernel has pidfd_open). */
     TASYNC_CAP_PIDFD = 8,
     /* Io handles report TASYNC_IO_HANGUP and TASYNC_IO_ERROR. Without it
      * (libev folds them into its read/write events), a hang-up shows as
      * READABLE and an error condition as the events the handle wants, so
      * that the caller's next read or write meets the end of file or the
-     * error itself. */
+     * error itself. Since: ABI 1.1. */
     TASYNC_CAP_HANGUP = 16,
     /* TASYNC_IO_PRIORITY may be requested. Without it, io_start refuses an
-     * interest that includes it with -ENOTSUP. */
+     * interest that includes it with -ENOTSUP. Since: ABI 1.1. */
     TASYNC_CAP_PRIORITY = 32
 } tasync_capability_t;
 
-/* Completion-style operation codes. Values never change; new ones append. */
+/* Completion-style operation codes. Values never change; new ones append.
+ * Since: ABI 1.0. */
 typedef enum tasync_opcode {
     TASYNC_OP_NOP = 0,
     TASYNC_OP_READ = 1,    /* read(fd, buf, len) or pread at offset */
@@ -118,16 +135,27 @@ typedef enum tasync_opcode {
     TASYNC_OP_CONNECT = 6, /* connect(fd, buf as sockaddr, addrlen) */
     TASYNC_OP_CLOSE = 7,   /* close(fd) */
     TASYNC_OP_FSYNC = 8,   /* fsync(fd), or fdatasync when op_flags has TASYNC_FSYNC_DATASYNC */
-    TASYNC_OP_OPENAT = 9,  /* openat(fd as dirfd, buf as path, op_flags, mode) -> new fd */
-    TASYNC_OP_COUNT_ = 10
+    TASYNC_OP_OPENAT = 9   /* openat(fd as dirfd, buf as path, op_flags, mode) -> new fd */
 } tasync_opcode_t;
 
+/* How many opcodes these headers define (one past the highest): it grows
+ * when an opcode is appended, so a value seen at run time may be larger
+ * than a caller's build knows. Since: ABI 1.2. */
+#define TASYNC_OPCODE_COUNT 10
+/* The name ABI 1.0/1.1 gave it (then an enumerator); kept for sources
+ * that use it. Since: ABI 1.0. */
+#define TASYNC_OP_COUNT_ TASYNC_OPCODE_COUNT
+
+/* The op_mask bit of an opcode. Since: ABI 1.0. */
 #define TASYNC_OP_BIT(opcode) (UINT64_C(1) << (opcode))
+/* op_flags of TASYNC_OP_FSYNC: only the data (fdatasync). Since: ABI 1.0. */
 #define TASYNC_FSYNC_DATASYNC 1u
-/* offset value meaning "use and advance the file position" (read/write). */
+/* offset value meaning "use and advance the file position" (read/write).
+ * Since: ABI 1.0. */
 #define TASYNC_OFFSET_CURRENT (-1)
 
 typedef struct tasync_op tasync_op_t;
+/* Called exactly once when an op has finished (G9). Since: ABI 1.0. */
 typedef void (*tasync_op_cb)(tasync_op_t *op);
 
 /*
@@ -168,16 +196,14 @@ struct tasync_work {
     void *internal[4];                     /* owned by the executor while queued */
 };
 
-/* Called when a timer expires. */
-typedef void (*tasync_timer_cb)(tasync_handle_t *handle, void *data);
 /* Called when an fd is ready: status 0 and revents set, or status -errno
- * (e.g. -EBADF), after which the handle is stopped until io_start again. */
+ * (e.g. -EBADF), after which the handle is stopped until io_start again.
+ * Since: ABI 1.0. */
 typedef void (*tasync_io_cb)(tasync_handle_t *handle, void *data, int status, unsigned revents);
-/* Called each time the signal is delivered (coalesced deliveries may be reported once). */
+/* The callbacks of the retired timer, signal and child watches (the types
+ * of the unused table slots). Since: ABI 1.0; unused since ABI 1.2. */
+typedef void (*tasync_timer_cb)(tasync_handle_t *handle, void *data);
 typedef void (*tasync_signal_cb)(tasync_handle_t *handle, void *data, int signum);
-/* Called once when the child exits: exit_status as for WEXITSTATUS,
- * term_signal nonzero if killed by a signal; exit_status -1 if someone else
- * reaped the child first. */
 typedef void (*tasync_child_cb)(tasync_handle_t *handle, void *data, int pid, int exit_status, int term_signal);
 
 /* Options for loop_create. Since: ABI 1.0. */
@@ -191,79 +217,137 @@ typedef struct tasync_loop_options {
 } tasync_loop_options_t;
 
 /*
- * The backend table. Members up to and including child_open are required in
- * ABI 1.0; the rest are optional (NULL when absent) and announced by
- * capability bits. New members are only ever appended.
+ * The backend table. TASYNC_BACKEND_ENTRIES (below) says which function
+ * members are required, optional or unused; an optional member is NULL when
+ * absent and, where a capability bit names it, announced by that bit.
+ * Members are only ever appended. Since: ABI 1.0.
  */
 typedef struct tasync_backend {
-    uint32_t size;         /* sizeof(tasync_backend_t) as the backend was built */
-    uint32_t abi_version;  /* TASYNC_ABI_VERSION the backend was built with */
-    const char *name;      /* short name, e.g. "uv" */
-    const char *version;   /* backend and library version, e.g. "uv 1.44.2" */
-    uint64_t capabilities; /* tasync_capability_t bits */
-    uint64_t op_mask;      /* TASYNC_OP_BIT(opcode) for each opcode op_submit supports */
+    /* sizeof(tasync_backend_t) as the backend was built. Since: ABI 1.0. */
+    uint32_t size;
+    /* TASYNC_ABI_VERSION the backend was built with. Since: ABI 1.0. */
+    uint32_t abi_version;
+    /* Short name, e.g. "uv". Since: ABI 1.0. */
+    const char *name;
+    /* Backend and library version, e.g. "libuv 1.44.2". Since: ABI 1.0. */
+    const char *version;
+    /* tasync_capability_t bits. Since: ABI 1.0. */
+    uint64_t capabilities;
+    /* TASYNC_OP_BIT(opcode) for each opcode op_submit supports. Since: ABI 1.0. */
+    uint64_t op_mask;
 
     /* Creates a loop. On failure returns -errno/TASYNC_E* and writes a reason
-     * into opts->errbuf when given. */
+     * into opts->errbuf when given. opts may be NULL (defaults), or come from
+     * an older host (shorter opts->size). Required. Since: ABI 1.0. */
     int (*loop_create)(const tasync_loop_options_t *opts, tasync_loop_t **out);
-    /* Destroys a loop and every handle still open on it (G8). NULL is a no-op. */
+    /* Destroys a loop and every handle still open on it (G8). NULL is a
+     * no-op. Required. Since: ABI 1.0. */
     void (*loop_destroy)(tasync_loop_t *loop);
     /* Waits at most timeout_ns (negative: no limit; 0: do not block) and
-     * dispatches every ready event (G7). Returns >= 0 or a negative error. */
+     * dispatches every ready event (G7). Returns the number of callbacks it
+     * made (0 when it returned for a wakeup, the timeout or nothing; hosts
+     * may use it only as a hint), or a negative error after which the loop
+     * is unusable; -EINTR is not an error. Required. Since: ABI 1.0 (the
+     * meaning of a positive value: ABI 1.2). */
     int (*loop_run)(tasync_loop_t *loop, int64_t timeout_ns);
     /* Makes a concurrent or future loop_run return soon. Thread-safe;
-     * async-signal-safe is not required. */
+     * async-signal-safe is not required. 0 or -errno. Required.
+     * Since: ABI 1.0. */
     int (*loop_wakeup)(tasync_loop_t *loop);
-    /* Monotonic clock in nanoseconds, the clock timers use. */
+    /* Monotonic clock in nanoseconds (CLOCK_MONOTONIC or one that advances
+     * like it): the clock of loop_run timeouts. Required. Since: ABI 1.0. */
     uint64_t (*loop_now)(tasync_loop_t *loop);
 
-    /* Timers: open a stopped timer, (re)start it, stop it. Restarting a
-     * running timer replaces its deadline. repeat_ns 0 means one-shot. */
+    /* Unused since ABI 1.2 (NULL in a new backend, never called): ABI 1.0
+     * timers, open/(re)start/stop. Since: ABI 1.0. */
     int (*timer_open)(tasync_loop_t *loop, tasync_timer_cb cb, void *data, tasync_handle_t **out);
     int (*timer_start)(tasync_handle_t *timer, uint64_t timeout_ns, uint64_t repeat_ns);
     int (*timer_stop)(tasync_handle_t *timer);
 
-    /* Readiness: open a handle for fd (no interest yet), set the interest
-     * (tasync_io_event_t bits; 0 stops), stop. See G4 and G5. */
+    /* Readiness: opens a handle for fd with no interest yet (-EBADF for a
+     * closed fd, G10). Required. Since: ABI 1.0. */
     int (*io_open)(tasync_loop_t *loop, int fd, tasync_io_cb cb, void *data, tasync_handle_t **out);
+    /* Sets the interest (tasync_io_event_t bits; 0 stops), see G4 and G5.
+     * Required. Since: ABI 1.0. */
     int (*io_start)(tasync_handle_t *io, unsigned events);
+    /* Stops reporting until io_start again. Required. Since: ABI 1.0. */
     int (*io_stop)(tasync_handle_t *io);
 
-    /* Closes any handle (G3). NULL is a no-op. */
+    /* Closes any handle (G3). NULL is a no-op. Required. Since: ABI 1.0. */
     void (*handle_close)(tasync_handle_t *handle);
 
-    /* Starts watching a signal; active until closed. Several handles may
-     * watch the same signal, in one loop or in loops of other threads;
-     * each is called for each delivery (coalesced ones may count once). */
+    /* Unused since ABI 1.2 (NULL in a new backend, never called): ABI 1.0
+     * signal and child-exit watches. Since: ABI 1.0. */
     int (*signal_open)(tasync_loop_t *loop, int signum, tasync_signal_cb cb, void *data, tasync_handle_t **out);
-    /* Starts watching a child process of this process; the backend reaps it
-     * and calls cb once. -ECHILD if pid is not a child. */
     int (*child_open)(tasync_loop_t *loop, int pid, tasync_child_cb cb, void *data, tasync_handle_t **out);
 
-    /* --- optional (ABI 1.0), see capabilities --- */
-
-    /* TASYNC_CAP_COMPLETION: submit / cancel a completion operation (G9). */
+    /* TASYNC_CAP_COMPLETION: submits a completion operation (G9); -EINVAL,
+     * without a callback, for an opcode not in op_mask. Optional.
+     * Since: ABI 1.0. */
     int (*op_submit)(tasync_loop_t *loop, tasync_op_t *op);
+    /* TASYNC_CAP_COMPLETION: asks an in-flight op to finish with -ECANCELED
+     * (G9). Optional. Since: ABI 1.0. */
     int (*op_cancel)(tasync_loop_t *loop, tasync_op_t *op);
 
-    /* TASYNC_CAP_OFFLOAD: run work on the backend's thread pool. work_cancel
-     * succeeds (0, done gets -ECANCELED) only if the work has not started;
-     * otherwise -EBUSY. */
+    /* TASYNC_CAP_OFFLOAD: runs work on the backend's thread pool. Optional.
+     * Since: ABI 1.0. */
     int (*work_submit)(tasync_loop_t *loop, tasync_work_t *work);
+    /* TASYNC_CAP_OFFLOAD: succeeds (0, done gets -ECANCELED) only if the
+     * work has not started; otherwise -EBUSY. Optional. Since: ABI 1.0. */
     int (*work_cancel)(tasync_loop_t *loop, tasync_work_t *work);
-
-    /* --- optional, since ABI 1.1 (check with TASYNC_TABLE_HAS) --- */
 
     /* G11: in a child after fork(), gives the loop kernel objects of its
      * own. 0, or a negative error (e.g. -EBUSY: work on the backend's
-     * thread pool was in flight and cannot be finished in the child). */
+     * thread pool was in flight and cannot be finished in the child).
+     * Optional (check with TASYNC_TABLE_HAS). Since: ABI 1.1. */
     int (*loop_fork)(tasync_loop_t *loop);
 } tasync_backend_t;
 
-/* Size of the ABI 1.0 required part: a smaller table is refused. */
+/*
+ * Every function member of tasync_backend_t, in table order, with its role
+ * and the ABI minor version that added it, for whatever validates a table
+ * (the core's loader and tasync-conformance use it): X(member, role, since)
+ * where role is
+ *   REQUIRED  a table without it is refused;
+ *   OPTIONAL  may be NULL (then absent), see the member's comment;
+ *   UNUSED    an ABI 1.0/1.1 slot no host calls since ABI 1.2 (NULL in a
+ *             new backend; an older backend's functions there are ignored).
+ * Roles as values: TASYNC_ENTRY_REQUIRED and so on. Since: ABI 1.2.
+ */
+#define TASYNC_BACKEND_ENTRIES(X) \
+    X(loop_create, REQUIRED, 0)   \
+    X(loop_destroy, REQUIRED, 0)  \
+    X(loop_run, REQUIRED, 0)      \
+    X(loop_wakeup, REQUIRED, 0)   \
+    X(loop_now, REQUIRED, 0)      \
+    X(timer_open, UNUSED, 0)      \
+    X(timer_start, UNUSED, 0)     \
+    X(timer_stop, UNUSED, 0)      \
+    X(io_open, REQUIRED, 0)       \
+    X(io_start, REQUIRED, 0)      \
+    X(io_stop, REQUIRED, 0)       \
+    X(handle_close, REQUIRED, 0)  \
+    X(signal_open, UNUSED, 0)     \
+    X(child_open, UNUSED, 0)      \
+    X(op_submit, OPTIONAL, 0)     \
+    X(op_cancel, OPTIONAL, 0)     \
+    X(work_submit, OPTIONAL, 0)   \
+    X(work_cancel, OPTIONAL, 0)   \
+    X(loop_fork, OPTIONAL, 1)
+
+/* The roles of TASYNC_BACKEND_ENTRIES. Since: ABI 1.2. */
+typedef enum tasync_entry_role {
+    TASYNC_ENTRY_REQUIRED = 0,
+    TASYNC_ENTRY_OPTIONAL = 1,
+    TASYNC_ENTRY_UNUSED = 2
+} tasync_entry_role_t;
+
+/* Size of an ABI 1.0 table (through child_open): a smaller table is
+ * refused. Since: ABI 1.0. */
 #define TASYNC_BACKEND_REQUIRED_SIZE (offsetof(tasync_backend_t, child_open) + sizeof(void *))
 
-/* True when a table of the given size has the member (appended later). */
+/* True when a table of the given size has the member (appended later).
+ * Since: ABI 1.0. */
 #define TASYNC_TABLE_HAS(table, type, member) \
     ((size_t)(table)->size >= offsetof(type, member) + sizeof(((type *)0)->member))
 

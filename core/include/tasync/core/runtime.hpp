@@ -35,6 +35,7 @@ namespace tasync::detail {
 
 struct Wait;
 struct GroupTask;
+struct RuntimeSignals;
 
 // A registration of a waiting coroutine on an awaitable.
 struct Waiter {
@@ -126,7 +127,6 @@ struct FdWatch {
 struct SignalWatch {
     tasync_runtime *rt = nullptr;
     int signum = 0;
-    tasync_handle_t *handle = nullptr;
     unsigned pending = 0;          // deliveries nobody waited for yet
     WaiterList waiters;
 };
@@ -134,6 +134,8 @@ struct SignalWatch {
 struct ChildWatch {
     tasync_runtime *rt = nullptr;
     int pid = 0;
+    int pidfd = -1;                    // watched through handle, or
+    bool sigchld = false;              // through SIGCHLD (children.cpp)
     tasync_handle_t *handle = nullptr;
     WaiterList waiters;
 };
@@ -581,6 +583,7 @@ struct tasync_runtime {
     std::vector<tasync::detail::FdInfo> fd_info;
     std::unordered_map<int, tasync::detail::SignalWatch *> signal_watches;
     std::unordered_map<int, tasync::detail::ChildWatch *> child_watches;
+    tasync::detail::RuntimeSignals *signals = nullptr;  // signals.cpp, on first use
     std::size_t io_waiters = 0;
     std::size_t signal_waiters = 0;
     std::size_t child_waiters = 0;
