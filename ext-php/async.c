@@ -347,6 +347,7 @@ static PHP_MINIT_FUNCTION(async)
 	async_exit_hook_startup();
 	zend_observer_fcall_register(observe_top_level_code);
 	async_io_startup();
+	async_signal_startup();
 
 	end_of_script_function.type = ZEND_INTERNAL_FUNCTION;
 	end_of_script_function.function_name = zend_string_init_interned("Async\\{end of script}", sizeof("Async\\{end of script}") - 1, 1);
@@ -418,6 +419,7 @@ static PHP_RSHUTDOWN_FUNCTION(async)
 		ASYNC_G(rt) = NULL;
 		ASYNC_G(main_co) = NULL;
 		tasync_runtime_destroy(rt);
+		async_signal_request_shutdown();
 		/* Show nothing more; release what the teardown handed back. */
 		for (uint32_t i = 0; i < ASYNC_G(warning_count); i++) {
 			zend_string_release(ASYNC_G(warnings)[i]);
@@ -548,6 +550,8 @@ static const zend_module_dep async_deps[] = {
 	ZEND_MOD_OPTIONAL("openssl")
 	/* Its functions must exist before io_curl.c takes them over. */
 	ZEND_MOD_OPTIONAL("curl")
+	/* pcntl_signal() is wrapped by signal.c (Async\signal, C26). */
+	ZEND_MOD_OPTIONAL("pcntl")
 	ZEND_MOD_END
 };
 

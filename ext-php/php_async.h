@@ -17,6 +17,7 @@
  *   exceptions.c   the exception classes and the error factory
  *   fiber_guard.c  rule C13: Fibers and coroutines exclude each other
  *   stall.c        rule C25: async.stall_timeout and the stall report
+ *   signal.c       Async\signal() next to pcntl's and Zend's signal handling
  *   io_*.c         rule C18: blocking PHP functions suspend only the
  *                  calling coroutine (php_async_io.h)
  *
@@ -303,6 +304,13 @@ tasync_runtime_t *async_runtime(void);
 ZEND_INI_MH(async_on_update_stall_timeout);
 void async_stall_runtime_created(tasync_runtime_t *rt);
 size_t async_stall_report(void *host_data, const tasync_stall_info_t *info, char *buf, size_t len);
+
+/* ---------------------------------------------------------- signal.c */
+
+/* Async\signal (rule C26): MINIT wraps pcntl_signal(); RSHUTDOWN, after the
+ * runtime is destroyed, gives PHP's signal dispositions back. */
+void async_signal_startup(void);
+void async_signal_request_shutdown(void);
 
 /* ---------------------------------------------------------- host.c */
 

@@ -345,6 +345,21 @@ TASYNC_API void tasync_fd_forget(tasync_runtime_t *rt, int fd);
 TASYNC_API int tasync_await_signal(tasync_runtime_t *rt, int signum, tasync_awaitable_t *cancellation,
                                    void **out_error);
 
+/*
+ * Rule C26: after the host installed a handler over the runtime's for a
+ * signal that a runtime of the process watches (tasync_await_signal keeps
+ * a signal watched until the runtime ends) - PHP's pcntl_signal() does
+ * that - puts the runtime's handler back in front. The handler just
+ * installed becomes the one the runtime's calls after counting each
+ * delivery for its waiters (a SIG_DFL or SIG_IGN is a disposition and is
+ * not called: while watched, the waiters are the signal's handling); at
+ * the end of the last watch it is what the signal gets back. Returns 0
+ * (also when the runtime's handler is already in place), -ENOENT when no
+ * runtime watches signum, -EINVAL for a signal that cannot be watched.
+ * Any thread. Since: ABI 1.2.
+ */
+TASYNC_API int tasync_signal_reclaim(int signum);
+
 /* Waits for child process pid to exit (the runtime reaps it). */
 TASYNC_API int tasync_await_child(tasync_runtime_t *rt, int pid, tasync_awaitable_t *cancellation,
                                   int *exit_status, int *term_signal, void **out_error);
