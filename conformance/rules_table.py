@@ -43,6 +43,7 @@ RULES = [
     ("C21", "delay is cancellable; timeout is an awaitable"),
     ("C22", "a fatal error in any coroutine ends the request"),
     ("C23", "output buffers and error mode are per coroutine"),
+    ("C25", "stall watchdog: one warning per stall, from its own thread"),
     ("C26", "foreign signals keep their meaning; Async\\signal"),
     ("S1", "new Scope is a root; inherit makes a child; global"),
     ("S2", "spawn uses the current scope"),

@@ -84,6 +84,7 @@ PHP_INI_BEGIN()
 	PHP_INI_ENTRY("async.zombie_coroutine_timeout", "2", PHP_INI_ALL, OnUpdateZombieTimeout)
 	PHP_INI_ENTRY("async.stack_size", "512K", PHP_INI_ALL, OnUpdateStackSize)
 	PHP_INI_ENTRY("async.stack_cache", "128", PHP_INI_ALL, OnUpdateStackCache)
+	PHP_INI_ENTRY("async.stall_timeout", "10", PHP_INI_ALL, async_on_update_stall_timeout)
 PHP_INI_END()
 
 /* -------------------------------------------------------------- runtime */
@@ -126,6 +127,7 @@ tasync_runtime_t *async_runtime(void)
 	}
 	ASYNC_G(rt) = rt;
 	ASYNC_G(main_co) = tasync_coroutine_current(rt);
+	async_stall_runtime_created(rt);
 	tasync_coroutine_set_host_data(ASYNC_G(main_co), &ASYNC_G(main_vm));
 	/* A backend that could not be loaded was replaced by uv: say why. */
 	async_safe_point();
@@ -345,6 +347,7 @@ static PHP_MINIT_FUNCTION(async)
 	async_exit_hook_startup();
 	zend_observer_fcall_register(observe_top_level_code);
 	async_io_startup();
+	async_signal_startup();
 
 	end_of_script_function.type = ZEND_INTERNAL_FUNCTION;
 	end_of_script_function.function_name = zend_string_init_interned("Async\\{end of script}", sizeof("Async\\{end of script}") - 1, 1);
@@ -416,6 +419,7 @@ static PHP_RSHUTDOWN_FUNCTION(async)
 		ASYNC_G(rt) = NULL;
 		ASYNC_G(main_co) = NULL;
 		tasync_runtime_destroy(rt);
+		async_signal_request_shutdown();
 		/* Show nothing more; release what the teardown handed back. */
 		for (uint32_t i = 0; i < ASYNC_G(warning_count); i++) {
 			zend_string_release(ASYNC_G(warnings)[i].message);
@@ -546,6 +550,8 @@ static const zend_module_dep async_deps[] = {
 	ZEND_MOD_OPTIONAL("openssl")
 	/* Its functions must exist before io_curl.c takes them over. */
 	ZEND_MOD_OPTIONAL("curl")
+	/* pcntl_signal() is wrapped by signal.c (Async\signal, C26). */
+	ZEND_MOD_OPTIONAL("pcntl")
 	ZEND_MOD_END
 };
 

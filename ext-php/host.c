@@ -366,6 +366,7 @@ const tasync_host_t async_host = {
 	.may_suspend = async_host_may_suspend,
 	.wait_end = async_host_wait_end,
 	.warning_at = host_warning_at,
+	.stall_report = async_stall_report,
 };
 
 /* --------------------------------------------------------- safe points */

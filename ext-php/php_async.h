@@ -16,6 +16,8 @@
  *   timeout.c      Async\Timeout
  *   exceptions.c   the exception classes and the error factory
  *   fiber_guard.c  rule C13: Fibers and coroutines exclude each other
+ *   stall.c        rule C25: async.stall_timeout and the stall report
+ *   signal.c       Async\signal() next to pcntl's and Zend's signal handling
  *   io_*.c         rule C18: blocking PHP functions suspend only the
  *                  calling coroutine (php_async_io.h)
  *
@@ -222,6 +224,7 @@ ZEND_BEGIN_MODULE_GLOBALS(async)
 	double zombie_timeout;
 	zend_long stack_size;
 	zend_long stack_cache;
+	double stall_timeout;            /* seconds, 0: no watchdog (C25) */
 
 	tasync_runtime_t *rt;
 	tasync_coroutine_t *main_co;      /* borrowed from the runtime */
@@ -299,6 +302,22 @@ void async_io_request_shutdown(void);
 /* The request's runtime, created on first use; NULL with an exception
  * thrown when it cannot be created (or Fibers are in use, C13). */
 tasync_runtime_t *async_runtime(void);
+
+/* ---------------------------------------------------------- stall.c */
+
+/* Rule C25: the ini handler of async.stall_timeout, the setup of a new
+ * runtime's watchdog, and the host's stall_report member (called on the
+ * watchdog's thread). */
+ZEND_INI_MH(async_on_update_stall_timeout);
+void async_stall_runtime_created(tasync_runtime_t *rt);
+size_t async_stall_report(void *host_data, const tasync_stall_info_t *info, char *buf, size_t len);
+
+/* ---------------------------------------------------------- signal.c */
+
+/* Async\signal (rule C26): MINIT wraps pcntl_signal(); RSHUTDOWN, after the
+ * runtime is destroyed, gives PHP's signal dispositions back. */
+void async_signal_startup(void);
+void async_signal_request_shutdown(void);
 
 /* ---------------------------------------------------------- host.c */
 

@@ -130,7 +130,7 @@ TEST(AbiLayout, LoopOptions) {
 }
 
 TEST(AbiLayout, HostTable) {
-    PIN_SIZE(tasync_host_t, 128);
+    PIN_SIZE(tasync_host_t, 136);
     PIN_OFF(tasync_host_t, size, 0);
     PIN_OFF(tasync_host_t, value_retain, 8);
     PIN_OFF(tasync_host_t, value_release, 16);
@@ -147,6 +147,16 @@ TEST(AbiLayout, HostTable) {
     PIN_OFF(tasync_host_t, may_suspend, 104);   // ABI 1.2
     PIN_OFF(tasync_host_t, wait_end, 112);      // ABI 1.2
     PIN_OFF(tasync_host_t, warning_at, 120);    // ABI 1.2
+    PIN_OFF(tasync_host_t, stall_report, 128);  // ABI 1.2
+    PIN_SIZE(tasync_stall_info_t, 64);             // ABI 1.2
+    PIN_OFF(tasync_stall_info_t, size, 0);
+    PIN_OFF(tasync_stall_info_t, is_main, 4);
+    PIN_OFF(tasync_stall_info_t, co, 8);
+    PIN_OFF(tasync_stall_info_t, co_data, 16);
+    PIN_OFF(tasync_stall_info_t, coroutine_id, 24);
+    PIN_OFF(tasync_stall_info_t, spawned_at, 32);
+    PIN_OFF(tasync_stall_info_t, stalled_ns, 48);
+    PIN_OFF(tasync_stall_info_t, timeout_ns, 56);
     PIN_SIZE(tasync_location_t, 16);
     PIN_OFF(tasync_location_t, file, 0);
     PIN_OFF(tasync_location_t, line, 8);

@@ -356,6 +356,8 @@ void tasync_runtime::after_fork() {
         }
         g_abandoned.push_back(pool.release());
     }
+    // The parent's watchdog thread does not exist here (C25).
+    maybe_start_watchdog();
 }
 
 int tasync_runtime::init(const tasync_runtime_options_t &o) {
@@ -441,6 +443,7 @@ int tasync_runtime::init(const tasync_runtime_options_t &o) {
 }
 
 tasync_runtime::~tasync_runtime() {
+    stop_watchdog();  // first: its thread reads what follows tears down
     if (ops == nullptr) return;  // init failed before the loop existed
     destroying = true;
     if (current != main) fatal("tasync_runtime_destroy called from a coroutine other than the main one");
@@ -596,6 +599,7 @@ void tasync_runtime::trim_coroutine_cache() noexcept {
 int tasync_runtime::spawn(const tasync_spawn_options_t &o, Coroutine **out, void **out_error, bool internal,
                           bool held) {
     if (o.entry == nullptr) return -EINVAL;
+    maybe_start_watchdog();
     tasync_scope *sc = internal ? global_scope : o.scope;
     if (sc == nullptr) sc = current != nullptr ? scope_of(current) : global_scope;
     if (internal && o.scope != nullptr) sc = o.scope;
@@ -1026,6 +1030,7 @@ void tasync_runtime::poll(bool may_block) {
     // In a forked child, before the timeout and the post queue are read:
     // after_fork() may post.
     const tasync_backend_t *r = reactor();
+    note_progress();  // C25
     Coroutine *saved = current;
     current = nullptr;
     std::int64_t timeout = 0;
@@ -1059,6 +1064,7 @@ void tasync_runtime::poll(bool may_block) {
     }
     int rc = r->loop_run(loop, timeout);
     polling.store(false, std::memory_order_relaxed);
+    note_progress();
     if (rc < 0 && rc != -EINTR) {
         warn(std::string("backend loop_run failed: ") + tasync_strerror(rc));
     }

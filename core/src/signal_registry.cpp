@@ -300,6 +300,15 @@ void signal_slot_take(SignalSlot *slot, void (*fn)(void *ctx, int signum, unsign
     }
 }
 
+int signal_reclaim(int signum) {
+    if (!signal_watchable(signum)) return -EINVAL;
+    std::lock_guard<std::mutex> lock(g_mu);
+    if (g_users[signum] == 0) return -ENOENT;
+    // install() keeps g_old when the handler is still the registry's, so a
+    // second call cannot make the registry chain to itself.
+    return install(signum);
+}
+
 void signal_slot_kick(SignalSlot *slot) {
     const int fd = slot->write_fd.load(std::memory_order_acquire);
     if (fd >= 0) wake(fd, slot->wake_size);

@@ -188,4 +188,6 @@ TASYNC_API int tasync_await_signal(tasync_runtime_t *rt, int signum, tasync_awai
     return finish_wait(rt, w, nullptr, out_error);
 }
 
+TASYNC_API int tasync_signal_reclaim(int signum) { return signal_reclaim(signum); }
+
 }  // extern "C"

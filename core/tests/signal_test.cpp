@@ -570,3 +570,40 @@ TEST_F(Signals, AWatchGoesOnInAForkedChildAndInTheParent) {
     EXPECT_EQ(run(), 0);
     EXPECT_EQ(parent_got, 1);
 }
+
+// C26: a handler installed over the registry's while the runtime watches
+// the signal (PHP's pcntl_signal() does that) would take every delivery
+// from the waiting coroutines; tasync_signal_reclaim puts the registry's
+// back in front, chaining to it, and at the end the handler installed last
+// is what the signal keeps.
+TEST_F(Signals, C26_ReclaimPutsTheRuntimesHandlerBackInFrontOfANewOne) {
+    SavedAction saved(SIGUSR1);
+    EXPECT_EQ(tasync_signal_reclaim(SIGUSR1), -ENOENT) << "nobody watches it yet";
+    EXPECT_EQ(tasync_signal_reclaim(SIGKILL), -EINVAL);
+    ASSERT_NO_FATAL_FAILURE(prime_watch(rt, SIGUSR1));
+    ASSERT_NO_FATAL_FAILURE(install(SIGUSR1, previous_handler));  // over the registry's
+    const struct sigaction theirs = current_action(SIGUSR1);
+    EXPECT_EQ(tasync_signal_reclaim(SIGUSR1), 0);
+    EXPECT_FALSE(same_action(current_action(SIGUSR1), theirs)) << "the registry's handler is in front again";
+    EXPECT_EQ(tasync_signal_reclaim(SIGUSR1), 0) << "a second call changes nothing";
+    g_previous_calls = 0;
+    int got = 0;
+    go([&](tasync_coroutine_t *) {
+        // Bounded: without the reclaim the delivery never reaches the wait.
+        tasync_awaitable_t *limit = nullptr;
+        ASSERT_EQ(tasync_timeout_create(rt, 5000 * kMs, &limit), 0);
+        void *e = nullptr;
+        EXPECT_EQ(tasync_await_signal(rt, SIGUSR1, limit, &e), 0);
+        if (e != nullptr) host.release(static_cast<Error *>(e));
+        tasync_awaitable_release(limit);
+        ++got;
+    });
+    send_soon(SIGUSR1);
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(got, 1) << "C26: the waiting coroutine got the delivery";
+    EXPECT_EQ(g_previous_calls.load(), 1) << "C26: and the handler installed last ran too, once";
+    tasync_runtime_destroy(rt);
+    rt = nullptr;
+    EXPECT_TRUE(same_action(current_action(SIGUSR1), theirs)) << "C26: the handler installed last is what stays";
+    create(nullptr);
+}

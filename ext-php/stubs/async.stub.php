@@ -89,6 +89,21 @@ function sleep(int $ms): void {}
 /** An Awaitable that completes $ms milliseconds from now (C21). */
 function timeout(int $ms): Timeout {}
 
+/**
+ * Suspends the calling coroutine until the process receives signal $signo
+ * and returns $signo (rule C26). Every coroutine waiting for the signal when
+ * it arrives is woken; one that arrives while nobody waits is kept for the
+ * next wait. From the first wait on, the signal is the runtime's until the
+ * end of the request (it no longer has its default action), and handlers
+ * installed with pcntl_signal(), before or after, still run. Throws
+ * ValueError for a number that is not a signal, for SIGKILL and SIGSTOP,
+ * for the fault signals (SIGSEGV and SIGBUS are the guard-page handler's,
+ * SIGFPE, SIGILL) and the C library's own; AwaitCancelledException when
+ * $cancellation completes first; CancellationError when the coroutine is
+ * cancelled.
+ */
+function signal(int $signo, ?Awaitable $cancellation = null): int {}
+
 /** The running coroutine; in the main flow, the main coroutine (C3). */
 function currentCoroutine(): Coroutine {}
 

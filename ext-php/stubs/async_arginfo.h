@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 60a5874ee6b1500ee6897d80886b8df4dbcd4208 */
+ * Stub hash: 70cda877e7f6d12d6b10e087d43ed1cc91283f67 */
 
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_Async_spawn, 0, 1, Async\\Coroutine, 0)
 	ZEND_ARG_TYPE_INFO(0, task, IS_CALLABLE, 0)
@@ -62,6 +62,11 @@ ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_Async_timeout, 0, 1, Async\\Timeo
 	ZEND_ARG_TYPE_INFO(0, ms, IS_LONG, 0)
 ZEND_END_ARG_INFO()
 
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_Async_signal, 0, 1, IS_LONG, 0)
+	ZEND_ARG_TYPE_INFO(0, signo, IS_LONG, 0)
+	ZEND_ARG_OBJ_INFO_WITH_DEFAULT_VALUE(0, cancellation, Async\\Awaitable, 1, "null")
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_Async_currentCoroutine, 0, 0, Async\\Coroutine, 0)
 ZEND_END_ARG_INFO()
 
@@ -120,6 +125,7 @@ ZEND_FUNCTION(Async_await_any_of_or_fail);
 ZEND_FUNCTION(Async_delay);
 ZEND_FUNCTION(Async_sleep);
 ZEND_FUNCTION(Async_timeout);
+ZEND_FUNCTION(Async_signal);
 ZEND_FUNCTION(Async_currentCoroutine);
 ZEND_FUNCTION(Async_current_coroutine);
 ZEND_FUNCTION(Async_getCoroutines);
@@ -148,6 +154,7 @@ static const zend_function_entry ext_functions[] = {
 	ZEND_NS_FALIAS("Async", delay, Async_delay, arginfo_Async_delay)
 	ZEND_NS_FALIAS("Async", sleep, Async_sleep, arginfo_Async_sleep)
 	ZEND_NS_FALIAS("Async", timeout, Async_timeout, arginfo_Async_timeout)
+	ZEND_NS_FALIAS("Async", signal, Async_signal, arginfo_Async_signal)
 	ZEND_NS_FALIAS("Async", currentCoroutine, Async_currentCoroutine, arginfo_Async_currentCoroutine)
 	ZEND_NS_FALIAS("Async", current_coroutine, Async_current_coroutine, arginfo_Async_current_coroutine)
 	ZEND_NS_FALIAS("Async", getCoroutines, Async_getCoroutines, arginfo_Async_getCoroutines)

@@ -13,7 +13,8 @@
  * refcounting, warnings to stderr, no hooks). Without error_create the core
  * uses small built-in error objects, and every error handed to the core must
  * then come from tasync_error_create.
- * All members are called on the runtime's thread.
+ * All members are called on the runtime's thread, except stall_report (it
+ * is called on the stall watchdog's thread, see there).
  */
 #ifndef TASYNC_HOST_H
 #define TASYNC_HOST_H
@@ -50,6 +51,25 @@ typedef struct tasync_location {
     uint32_t line;
     uint32_t reserved0;
 } tasync_location_t;
+
+/*
+ * What the stall watchdog (rule C25, tasync_runtime_set_stall_timeout in
+ * runtime.h) knows of a stall when it asks the host to describe it.
+ * Since: ABI 1.2.
+ */
+typedef struct tasync_stall_info {
+    uint32_t size;                 /* sizeof(tasync_stall_info_t) as the core knows it */
+    uint32_t is_main;              /* nonzero: the stalled coroutine is the main one */
+    /* The coroutine that holds the thread, NULL when the thread is in the
+     * runtime's own callbacks (a timer, reactor or posted callback of an
+     * extension). An identity only: never pass it to the runtime. */
+    tasync_coroutine_t *co;
+    void *co_data;                 /* its host data (NULL if none) */
+    uint64_t coroutine_id;         /* tasync_coroutine_id(co), 0 for the main one */
+    tasync_location_t spawned_at;  /* where co was spawned (file NULL when unknown) */
+    uint64_t stalled_ns;           /* how long the thread has not come back so far */
+    uint64_t timeout_ns;           /* the threshold in force */
+} tasync_stall_info_t;
 
 typedef struct tasync_host {
     uint32_t size; /* sizeof(tasync_host_t) as the host knows it */
@@ -133,6 +153,20 @@ typedef struct tasync_host {
      * there is none. A host reports it at that location (PHP: "in FILE on
      * line N") rather than at wherever it happens to print it. */
     void (*warning_at)(void *host_data, const char *message, const tasync_location_t *where);
+
+    /* Writes the warning for a stall (rule C25) into buf: one or more
+     * lines, each ending in '\n', NUL-terminated within len; returns its
+     * length (less than len), or 0 to let the core write its own text.
+     * Called on the WATCHDOG'S THREAD while the runtime's thread is stalled
+     * (it may resume at any moment): the member must not allocate, take
+     * locks, call into the runtime or write to anything the runtime's thread
+     * uses, and the host state it reads may change or be freed while it
+     * reads it, so it reads defensively (bounded walks, and a copy that
+     * cannot fault, such as Linux's process_vm_readv on its own process).
+     * info->spawned_at.file is valid (the host keeps it for the runtime's
+     * life). The core writes the text only if the runtime made no progress
+     * meanwhile. NULL: the core's own text. Since: ABI 1.2. */
+    size_t (*stall_report)(void *host_data, const tasync_stall_info_t *info, char *buf, size_t len);
 } tasync_host_t;
 
 TASYNC_EXTERN_C_END

@@ -364,6 +364,21 @@ TASYNC_API void tasync_fd_forget(tasync_runtime_t *rt, int fd);
 TASYNC_API int tasync_await_signal(tasync_runtime_t *rt, int signum, tasync_awaitable_t *cancellation,
                                    void **out_error);
 
+/*
+ * Rule C26: after the host installed a handler over the runtime's for a
+ * signal that a runtime of the process watches (tasync_await_signal keeps
+ * a signal watched until the runtime ends) - PHP's pcntl_signal() does
+ * that - puts the runtime's handler back in front. The handler just
+ * installed becomes the one the runtime's calls after counting each
+ * delivery for its waiters (a SIG_DFL or SIG_IGN is a disposition and is
+ * not called: while watched, the waiters are the signal's handling); at
+ * the end of the last watch it is what the signal gets back. Returns 0
+ * (also when the runtime's handler is already in place), -ENOENT when no
+ * runtime watches signum, -EINVAL for a signal that cannot be watched.
+ * Any thread. Since: ABI 1.2.
+ */
+TASYNC_API int tasync_signal_reclaim(int signum);
+
 /* Waits for child process pid to exit (the runtime reaps it). */
 TASYNC_API int tasync_await_child(tasync_runtime_t *rt, int pid, tasync_awaitable_t *cancellation,
                                   int *exit_status, int *term_signal, void **out_error);
@@ -459,6 +474,29 @@ TASYNC_API void *tasync_runtime_take_error(tasync_runtime_t *rt);
 /* Rule S9's end-of-program grace for zombies, in nanoseconds (0 = 2 s).
  * Since: ABI 1.0. */
 TASYNC_API void tasync_runtime_set_zombie_timeout(tasync_runtime_t *rt, uint64_t timeout_ns);
+
+/*
+ * Rule C25, the stall watchdog. With timeout_ns > 0, a thread of the
+ * runtime's own warns, once per stall, when the runtime's thread has neither
+ * switched coroutines nor polled the reactor for timeout_ns while other
+ * coroutines (or posted work) wait for it. A thread that waits in the
+ * reactor with nothing to do is not stalled; neither is a main coroutine
+ * that runs alone with nothing else to run. The warning names the
+ * coroutine; the host's stall_report member (host.h) writes it, naming
+ * what the coroutine runs, else the core writes its own. It is written
+ * from the watchdog's thread with write(2) on fd 2 (stderr), so it appears
+ * while the stall lasts, even one that never ends (an unhooked blocking call
+ * whose peer is a coroutine of the same thread). 0 disables it (the
+ * default). The runtime's thread only bumps a counter where it switches or
+ * polls; the watchdog samples it every quarter of the timeout (at most
+ * every second), so a stall is reported between timeout_ns and about 1.25
+ * times that. The watchdog's thread starts at the first spawn while a
+ * timeout is set, blocks every signal, never keeps the process alive, stops
+ * with tasync_runtime_destroy, and starts again in a child made by fork()
+ * (the parent's thread does not exist there). From the runtime's thread.
+ * Since: ABI 1.2.
+ */
+TASYNC_API void tasync_runtime_set_stall_timeout(tasync_runtime_t *rt, uint64_t timeout_ns);
 
 /* ---------------------------------------------------------- introspection */
 

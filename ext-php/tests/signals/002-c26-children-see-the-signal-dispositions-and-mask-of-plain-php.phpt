@@ -56,10 +56,16 @@ $async = json_decode(shell_exec("$php $args " . escapeshellarg($file)), true);
 // The low 32 bits hold SIGSEGV's and SIGBUS's (hexdec() of all 64 would be a float).
 $guard = (1 << (SIGSEGV - 1)) | (1 << (SIGBUS - 1));
 $without_guard = fn(string $hex): string => substr($hex, 0, -8) . sprintf('%08x', hexdec(substr($hex, -8)) & ~$guard);
+// Signals 32 and 33 are the C library's own: glibc installs its SIGSETXID
+// handler at the first pthread_create of a process (any thread of the
+// runtime's: the stall watchdog, the thread pool), which plain PHP never
+// does. They are not PHP's dispositions, so they are left out.
+$without_libc = fn(string $hex): string => sprintf('%08x', hexdec(substr($hex, 0, -8)) & ~1)
+    . sprintf('%08x', hexdec(substr($hex, -8)) & ~0x80000000);
 foreach (['exec', 'proc_open', 'fork'] as $who) {
     foreach (['SigBlk', 'SigIgn', 'SigCgt'] as $field) {
-        $a = $async[$who][$field];
-        $p = $plain[$who][$field];
+        $a = $without_libc($async[$who][$field]);
+        $p = $without_libc($plain[$who][$field]);
         if ($who === 'fork' && $field === 'SigCgt') {
             $a = $without_guard($a);
             $p = $without_guard($p);

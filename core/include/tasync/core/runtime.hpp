@@ -29,6 +29,7 @@
 #include "stack_pool.hpp"
 #include "thread_pool.hpp"
 #include "timer_heap.hpp"
+#include "watchdog.hpp"
 
 namespace tasync::detail {
 
@@ -528,6 +529,7 @@ struct tasync_runtime {
     // path ends passes (polling the reactor), starts new coroutines, skips
     // finished ones, blocks, and detects the end or a deadlock.
     [[gnu::always_inline]] inline Coroutine *pick_next() {
+        note_progress();  // the thread came back to the scheduler (C25)
         if (runq.head() != pass_end) {
             Coroutine *next = runq.pop();
             // The queue says who runs after next: start loading the record of
@@ -634,6 +636,24 @@ struct tasync_runtime {
     std::atomic<std::int64_t> external_refs{0};
     int post(void (*cb)(void *), void *data);
     void run_posted();
+
+    // --- the stall watchdog (rule C25, watchdog.cpp). progress is bumped
+    // where the thread comes back to the scheduler (pick_next) or polls the
+    // reactor; polling (above) says it waits there. Nothing else touches the
+    // hot path: the watchdog's thread samples both.
+    std::atomic<std::uint64_t> progress{0};
+    [[gnu::always_inline]] void note_progress() {
+        progress.store(progress.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    }
+    std::uint64_t stall_timeout_ns = 0;                // 0: no watchdog
+    bool watchdog_wanted = false;                      // a timeout is set, the thread is not running
+    std::unique_ptr<tasync::detail::Watchdog> watchdog;
+    // Starts the thread at the first spawn while a timeout is set.
+    [[gnu::always_inline]] void maybe_start_watchdog() {
+        if (__builtin_expect(watchdog_wanted, 0)) start_watchdog();
+    }
+    void start_watchdog();
+    void stop_watchdog();
 
     // --- offload
     unsigned thread_pool_size = 4;

@@ -47,6 +47,14 @@ void signal_slot_unwatch(SignalSlot *slot, int signum);
 // On the slot's thread only.
 void signal_slot_take(SignalSlot *slot, void (*fn)(void *ctx, int signum, unsigned count), void *ctx);
 
+// After another handler was installed over the registry's for a signal
+// some slot watches (PHP's pcntl_signal() does that), puts the registry's
+// back in front: the one just installed becomes the previous disposition,
+// chained to. 0 (also when the registry's handler is in place), -ENOENT
+// when no slot watches signum, -EINVAL for a signal that cannot be
+// watched, or -errno. Thread-safe.
+int signal_reclaim(int signum);
+
 // Makes the slot's next signal_slot_take run (the wake fd becomes readable)
 // without a delivery. Async-signal-safe.
 void signal_slot_kick(SignalSlot *slot);
