@@ -14,7 +14,8 @@
  *            coroutine waits; io_uring reads and writes natively).
  *
  * The mount table comes from /proc/self/mountinfo, read again when the
- * kernel says it changed (poll() reports POLLPRI on that file). A path is
+ * kernel says it changed (poll() reports POLLPRI on that file; asked at most
+ * every 100 ms). A path is
  * on the mount with the longest mount point that prefixes its absolute
  * form; a symbolic link that leads elsewhere is not followed (it may land a
  * remote file in the local class: its calls then block as in plain PHP). An
@@ -31,6 +32,7 @@
 #include <poll.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef struct io_mount {
@@ -186,10 +188,22 @@ static void io_mounts_load(void)
 	free(text);
 }
 
+/* The table is checked for changes at most this often (a poll() per stat
+ * doubled its cost; mounts change rarely). */
+#define IO_MOUNTS_CHECK_NS (100 * 1000 * 1000)
+ZEND_TLS uint64_t io_mounts_checked;
+
 /* Reloads the table when the kernel reports a change of the mounts. */
 static void io_mounts_fresh(void)
 {
 	if (io_mountinfo_fd >= 0) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+		uint64_t now = (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+		if (io_mounts != NULL && now - io_mounts_checked < IO_MOUNTS_CHECK_NS) {
+			return;
+		}
+		io_mounts_checked = now;
 		struct pollfd p = { .fd = io_mountinfo_fd, .events = POLLPRI };
 		if (io_mounts != NULL && poll(&p, 1, 0) == 0) {
 			return;
