@@ -16,13 +16,18 @@
  *                 STDOUT/STDERR, terminals, plain files): PHP's ops table
  *                 patched so that reads, writes, flock and fsync wait in the
  *                 coroutine, and closing waits for the waiters and children
+ *                 (plain files: page-cache data inline, the rest through
+ *                 the backend 256 KiB at a time; flock retried with LOCK_NB)
  *   io_proc.c     popen, shell_exec, exec, system, passthru (the command
- *                 started by the extension, its pipe a stdio stream) and
+ *                 started by the extension, its pipe a stdio stream),
  *                 proc_close (waits for the exit without reaping, then
- *                 PHP's own code reaps)
- *   io_files.c    plain files by name: file_get_contents/file_put_contents,
- *                 the stat family, unlink, rename, mkdir, rmdir, opendir,
- *                 scandir on the pool where their filesystem may stall
+ *                 PHP's own code reaps) and proc_open (PHP's, then a yield)
+ *   io_files.c    file_get_contents/file_put_contents of plain files:
+ *                 one transfer of the whole file through io_fs.c's policy
+ *   io_fsops.c    plain files by name: the stat family, file_exists and
+ *                 the is_* access checks, unlink, rename, mkdir, rmdir,
+ *                 opendir/readdir/scandir and opens on the pool where their
+ *                 filesystem may stall; FIFOs opened without blocking
  *   io_fs.c       which filesystem a file is on (memory, local, remote) for
  *                 async.file_offload
  *   io_curl.c     ext/curl: curl_exec() on a multi handle of its own and
@@ -35,6 +40,13 @@
  * forbids switching here, PHP's own function runs unchanged. Otherwise the
  * hook keeps PHP's semantics (return values, warnings, timeouts) and only
  * replaces the blocking wait by a suspension of the calling coroutine.
+ *
+ * Still blocking inside coroutines (PHP's own code runs): TLS streams,
+ * dns_get_record, checkdnsrr and getmxrr (PHP parses the answer with its
+ * internal resolver state), proc_open's fork, metadata calls on local
+ * disks (by choice: the kernel's caches serve them; async.file_offload=
+ * always changes it), and touch, chmod, chown, chgrp, realpath, glob,
+ * readlink, symlink, link, tempnam and disk_free_space everywhere.
  */
 #ifndef PHP_ASYNC_IO_H
 #define PHP_ASYNC_IO_H

@@ -1,7 +1,12 @@
 --TEST--
 C18: file_get_contents() and fread() of a 64 MiB file that is not in the page cache (the default async.file_offload=auto) never stall the scheduler on any backend, io_uring included, and return the data
 --SKIPIF--
-<?php if (!is_executable('/usr/bin/dd')) die('skip dd(1) is missing'); ?>
+<?php
+if (!is_executable('/usr/bin/dd')) die('skip dd(1) is missing');
+// Valgrind runs the pool's threads one at a time on a tenth of the speed: a
+// 64 MiB transfer measures valgrind there, not the scheduler.
+if (getenv('USE_ZEND_ALLOC') === '0') die('skip the stall of a 64 MiB read under valgrind measures valgrind');
+?>
 --INI--
 memory_limit=-1
 --FILE--
