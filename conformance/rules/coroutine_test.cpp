@@ -202,6 +202,110 @@ TEST_F(Coroutine, C11_OnFinallyRunsEachHandlerInItsOwnCoroutine) {
     tasync_coroutine_release(co);
 }
 
+// A finally handler is a defer: the coroutine's awaiters resume only once
+// every handler has finished, even one that suspends; the handler itself
+// sees the final outcome.
+TEST_F(Coroutine, C11_FinallyHandlersRunBeforeAwaitersResume) {
+    tasync_coroutine_t *co = spawn([&](tasync_coroutine_t *self) {
+        Value *v = host.value(5);
+        tasync_coroutine_set_result(self, v);
+        host.release(v);
+    });
+    tasync_spawn_options_t slow = callback([&](tasync_coroutine_t *) {
+        EXPECT_TRUE(flags(co) & TASYNC_CO_COMPLETED) << "the outcome is final for the handler";
+        void *v = nullptr, *e = nullptr;
+        EXPECT_EQ(tasync_coroutine_outcome(co, &v, &e), 0);
+        say("slow handler starts");
+        delay(5);
+        say("slow handler ends");
+    });
+    tasync_spawn_options_t quick = callback([&](tasync_coroutine_t *) { say("quick handler"); });
+    ASSERT_EQ(tasync_coroutine_on_finally(co, &slow), 0);
+    ASSERT_EQ(tasync_coroutine_on_finally(co, &quick), 0);
+    go([&](tasync_coroutine_t *) {
+        void *v = nullptr;
+        EXPECT_EQ(tasync_await(rt, tasync_coroutine_awaitable(co), nullptr, &v, nullptr), 0);
+        say("awaiter resumed with " + std::to_string(static_cast<Value *>(v)->v));
+        release_value(v);
+    });
+    void *v = nullptr;
+    EXPECT_EQ(tasync_await(rt, tasync_coroutine_awaitable(co), nullptr, &v, nullptr), 0);
+    release_value(v);
+    say("main resumed");
+    EXPECT_EQ(run(), 0);
+    // Awaiters resume in the order they started waiting: main first.
+    EXPECT_EQ(out, (std::vector<std::string>{"slow handler starts", "quick handler", "slow handler ends",
+                                             "main resumed", "awaiter resumed with 5"}));
+    tasync_coroutine_release(co);
+}
+
+// A handler may await its own coroutine (it would otherwise wait for
+// itself); one registered while the others still run holds the awaiters too.
+TEST_F(Coroutine, C11_AHandlerAwaitsItsCoroutineAtOnce) {
+    tasync_coroutine_t *co = spawn([&](tasync_coroutine_t *self) { fail(self, "x"); });
+    tasync_spawn_options_t first = callback([&](tasync_coroutine_t *) {
+        void *e = nullptr;
+        EXPECT_EQ(tasync_await(rt, tasync_coroutine_awaitable(co), nullptr, nullptr, &e), TASYNC_EFAILED);
+        say("handler awaited: " + message_of(e));
+        release_error(e);
+        tasync_spawn_options_t added = callback([&](tasync_coroutine_t *) {
+            delay(2);
+            say("added handler ends");
+        });
+        EXPECT_EQ(tasync_coroutine_on_finally(co, &added), 0);
+    });
+    ASSERT_EQ(tasync_coroutine_on_finally(co, &first), 0);
+    void *e = nullptr;
+    EXPECT_EQ(tasync_await(rt, tasync_coroutine_awaitable(co), nullptr, nullptr, &e), TASYNC_EFAILED);
+    say("main got: " + message_of(e));
+    release_error(e);
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(out, (std::vector<std::string>{"handler awaited: x", "added handler ends", "main got: x"}));
+    tasync_coroutine_release(co);
+}
+
+// Cleanup is never skipped: a handler queued when graceful shutdown starts
+// still starts, and shutdown does not interrupt its waits.
+TEST_F(Coroutine, C11_HandlersRunThroughGracefulShutdown) {
+    tasync_coroutine_t *co = spawn([&](tasync_coroutine_t *) {});
+    tasync_spawn_options_t cleanup = callback([&](tasync_coroutine_t *self) {
+        say(delay(5) == 0 ? "cleanup slept" : "cleanup interrupted");
+        say(flags(self) & TASYNC_CO_CANCEL_REQUESTED ? "asked to cancel" : "?");
+    });
+    ASSERT_EQ(tasync_coroutine_on_finally(co, &cleanup), 0);
+    tasync_yield(rt, nullptr);  // co completes, the handler is queued
+    EXPECT_EQ(tasync_runtime_shutdown(rt, nullptr), 0);
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(out, (std::vector<std::string>{"cleanup slept", "asked to cancel"}));
+    tasync_coroutine_release(co);
+}
+
+// A handler's error goes through the error flow of the coroutine's scope
+// (S10): the scope's exception handler sees it, not the global scope.
+TEST_F(Coroutine, C11_AHandlersErrorGoesThroughTheOwningScope) {
+    ScopeRef s(scope());
+    tasync_coroutine_t *handler_co = nullptr;
+    on_error(s, [&](tasync_scope_t *sc, tasync_coroutine_t *co, void *e, void **) {
+        EXPECT_EQ(sc, s.get());
+        handler_co = co;
+        say("scope handler: " + message_of(e));
+        return 0;
+    });
+    tasync_coroutine_t *co = spawn([&](tasync_coroutine_t *) {}, s);
+    tasync_coroutine_t *seen = nullptr;
+    tasync_spawn_options_t broken = callback([&](tasync_coroutine_t *self) {
+        seen = self;
+        fail(self, "cleanup broke");
+    });
+    ASSERT_EQ(tasync_coroutine_on_finally(co, &broken), 0);
+    EXPECT_EQ(await_scope(s), 0) << "the scope waits for the handlers of its coroutines";
+    EXPECT_EQ(out, (std::vector<std::string>{"scope handler: cleanup broke"}));
+    EXPECT_EQ(handler_co, seen);
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(tasync_runtime_take_error(rt), nullptr);
+    tasync_coroutine_release(co);
+}
+
 // --------------------------------------------------------------------- C12
 
 TEST_F(Coroutine, C12_IntrospectionOfEveryKindOfWait) {
@@ -561,4 +665,88 @@ TEST_F(Coroutine, C10_APendingCancellationInterruptsTheNextSuspension) {
     EXPECT_EQ(out, (std::vector<std::string>{"still running", "cancelled at the delay"}));
     EXPECT_TRUE(flags(co) & TASYNC_CO_CANCELLED);
     tasync_coroutine_release(co);
+}
+
+// --------------------------------------------------- C2: high priority
+
+TEST_F(Coroutine, C2_AHighPriorityCoroutineRunsAheadOfTheQueueWhenQueuedAndWhenWoken) {
+    auto named = [&](const std::string &name) {
+        return spawn([&, name](tasync_coroutine_t *) {
+            say(name);
+            tasync_yield(rt, nullptr);
+            say(name + " again");
+        });
+    };
+    tasync_coroutine_t *a = named("a");
+    tasync_coroutine_t *b = named("b");
+    tasync_coroutine_t *hi = named("hi");
+    EXPECT_EQ(tasync_coroutine_set_high_priority(hi, 1), 0);
+    EXPECT_TRUE(flags(hi) & TASYNC_CO_HIGH_PRIORITY);
+    tasync_yield(rt, nullptr);
+    EXPECT_EQ(out, (std::vector<std::string>{"hi", "a", "b"})) << "moved to the front once queued";
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(out, (std::vector<std::string>{"hi", "a", "b", "hi again", "a again", "b again"}))
+        << "a yield still goes to the back";
+    out.clear();
+
+    // Woken together with others: first.
+    tasync_awaitable_t *gate = timeout_ms(2);
+    std::vector<tasync_coroutine_t *> waiters;
+    for (const char *name : {"w1", "w2", "w3"}) {
+        waiters.push_back(spawn([&, name](tasync_coroutine_t *) {
+            tasync_await(rt, gate, nullptr, nullptr, nullptr);
+            say(name);
+        }));
+    }
+    tasync_yield(rt, nullptr);
+    EXPECT_EQ(tasync_coroutine_set_high_priority(waiters[2], 1), 0) << "set while it waits";
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(out, (std::vector<std::string>{"w3", "w1", "w2"}));
+    EXPECT_EQ(tasync_coroutine_set_high_priority(nullptr, 1), -EINVAL);
+    tasync_awaitable_release(gate);
+    for (auto *c : waiters) tasync_coroutine_release(c);
+    for (auto *c : {a, b, hi}) tasync_coroutine_release(c);
+}
+
+// ------------------------------------------- C21: cancelling a timeout
+
+TEST_F(Coroutine, C21_ACancelledTimeoutNeverFires) {
+    // Bounds wide enough for a loaded machine: the deadline is cancelled
+    // long before it is due, and the work outlives the time it was due at.
+    tasync_awaitable_t *deadline = timeout_ms(200);
+    tasync_coroutine_t *work = spawn([&](tasync_coroutine_t *self) {
+        delay(1);
+        EXPECT_EQ(tasync_timeout_cancel(deadline, nullptr), 0);
+        delay(300);
+        Value *v = host.value(7);
+        tasync_coroutine_set_result(self, v);
+        host.release(v);
+    });
+    void *v = nullptr;
+    EXPECT_EQ(tasync_await(rt, tasync_coroutine_awaitable(work), deadline, &v, nullptr), 0)
+        << "the wait that used it as its cancellation went on";
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(static_cast<Value *>(v)->v, 7);
+    release_value(v);
+    EXPECT_TRUE(tasync_awaitable_is_completed(deadline));
+    void *e = nullptr;
+    EXPECT_EQ(tasync_await(rt, deadline, nullptr, nullptr, &e), TASYNC_EFAILED) << "its awaiters get the cancellation";
+    EXPECT_EQ(kind_of(e), TASYNC_ERROR_CANCELLATION);
+    release_error(e);
+    tasync_coroutine_t *quick = spawn([](tasync_coroutine_t *) {});
+    EXPECT_EQ(tasync_await(rt, tasync_coroutine_awaitable(quick), deadline, nullptr, nullptr), 0)
+        << "a cancelled timeout is no cancellation at all";
+    EXPECT_EQ(tasync_timeout_cancel(deadline, nullptr), 0) << "again: nothing";
+    tasync_awaitable_t *fired = timeout_ms(1);
+    EXPECT_EQ(tasync_await(rt, fired, nullptr, nullptr, nullptr), 0);
+    Error *late = cancellation("too late");
+    EXPECT_EQ(tasync_timeout_cancel(fired, late), 0);
+    EXPECT_EQ(tasync_await(rt, fired, nullptr, nullptr, nullptr), 0) << "fired: cancelling changes nothing";
+    host.release(late);
+    EXPECT_EQ(tasync_timeout_cancel(tasync_coroutine_awaitable(quick), nullptr), -EINVAL);
+    EXPECT_EQ(run(), 0);
+    tasync_awaitable_release(deadline);
+    tasync_awaitable_release(fired);
+    tasync_coroutine_release(work);
+    tasync_coroutine_release(quick);
 }

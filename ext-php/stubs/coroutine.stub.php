@@ -18,6 +18,13 @@ final class Coroutine implements FutureLike
 
     public function getId(): int {}
 
+    /**
+     * Makes the coroutine high priority and returns it: queued, it runs
+     * ahead of the coroutines queued before it, now and whenever it is
+     * woken from a wait (a suspend() still lets the others run first).
+     */
+    public function asHiPriority(): Coroutine {}
+
     /** The result once completed successfully, else null. */
     public function getResult(): mixed {}
 
@@ -55,12 +62,19 @@ final class Coroutine implements FutureLike
 
     /**
      * Runs $callback($coroutine) in a coroutine of its own once this one has
-     * completed; at once (queued) if it already has (rule C11).
+     * completed, before any awaiter of it resumes; at once (queued) if it
+     * already has (rule C11).
      */
     public function onFinally(callable $callback): void {}
 
     /** Alias of onFinally() (DESIGN 5.5). */
     public function finally(callable $callback): void {}
+
+    /**
+     * Its private context (rule X2, what coroutineContext() returns inside
+     * it); empty and without a parent once it has completed.
+     */
+    public function getContext(): Context {}
 
     /** The scope it runs in; null once it has completed. */
     public function getScope(): ?Scope {}

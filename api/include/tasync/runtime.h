@@ -166,7 +166,8 @@ typedef enum tasync_coroutine_flag {
     TASYNC_CO_CANCEL_REQUESTED = 64,/* a cancellation is pending or delivered */
     TASYNC_CO_ZOMBIE = 128,         /* rule S9 */
     TASYNC_CO_MAIN = 256,           /* the runtime's main coroutine */
-    TASYNC_CO_PROTECTED = 512       /* inside a protect section (C20) */
+    TASYNC_CO_PROTECTED = 512,      /* inside a protect section (C20) */
+    TASYNC_CO_HIGH_PRIORITY = 1024  /* runs ahead of the run queue (Since: ABI 1.2) */
 } tasync_coroutine_flag_t;
 
 /* The body of a coroutine. It ends by returning; before that it may set its
@@ -190,13 +191,21 @@ typedef struct tasync_spawn_options {
 
 /*
  * Queues a new coroutine (rule C1: it starts when the spawner suspends).
- * When out is not NULL it receives a new reference. Fails with
- * TASYNC_ESCOPE_CLOSED (and *out_error) if the scope is closed (S3).
- * Since: ABI 1.0.
+ * When out is not NULL it receives a new reference (a handle, see
+ * tasync_coroutine_retain). Fails with TASYNC_ESCOPE_CLOSED (and
+ * *out_error) if the scope is closed (S3). Since: ABI 1.0.
  */
 TASYNC_API int tasync_spawn(tasync_runtime_t *rt, const tasync_spawn_options_t *opts,
                             tasync_coroutine_t **out, void **out_error);
 
+/*
+ * Every reference the host takes through the ABI (tasync_spawn's out,
+ * these, tasync_awaitable_retain on a coroutine) is a handle for rule S10's
+ * Future semantics (since ABI 1.2): while one is alive, an error the
+ * coroutine ends with stays on it for later awaiters instead of flowing up
+ * the scope tree (scope.h). Releasing the last one never runs host code: an
+ * escalation it starts is queued.
+ */
 TASYNC_API void tasync_coroutine_retain(tasync_coroutine_t *co);
 /* Drops a reference; NULL is a no-op. A coroutine lives while it runs or
  * waits, whatever its reference count. */
@@ -212,6 +221,15 @@ TASYNC_API uint32_t tasync_coroutine_flags(const tasync_coroutine_t *co);
 TASYNC_API void *tasync_coroutine_host_data(const tasync_coroutine_t *co);
 TASYNC_API void tasync_coroutine_set_host_data(tasync_coroutine_t *co, void *host_data);
 
+/*
+ * Makes co a high-priority coroutine (on nonzero) or an ordinary one again:
+ * whenever it becomes runnable (started, woken from a wait) it goes to the
+ * front of the run queue, ahead of the coroutines queued before it; queued
+ * already, it moves to the front now. A yield still puts it at the back (a
+ * yield lets the others run). Returns 0, or -EINVAL. Since: ABI 1.2.
+ */
+TASYNC_API int tasync_coroutine_set_high_priority(tasync_coroutine_t *co, int on);
+
 /* The coroutine as an awaitable (borrowed, lives as long as co). */
 TASYNC_API tasync_awaitable_t *tasync_coroutine_awaitable(tasync_coroutine_t *co);
 
@@ -223,6 +241,8 @@ TASYNC_API void tasync_coroutine_set_error(tasync_coroutine_t *self, void *error
 /*
  * The final outcome of a completed coroutine: borrowed pointers valid while
  * co is referenced. Returns TASYNC_EBAD_STATE if it has not completed.
+ * Available to its finally callbacks (C11) before its awaiters resume.
+ * Reading it does not observe the error (S10, tasync_awaitable_observe).
  */
 TASYNC_API int tasync_coroutine_outcome(const tasync_coroutine_t *co, void **value, void **error);
 
@@ -291,9 +311,12 @@ TASYNC_API int tasync_awaitable_is_completed(const tasync_awaitable_t *aw);
 /*
  * Waits until what completes (C4) and returns its value (new reference in
  * *out_value) or TASYNC_EFAILED and its error: the same error object to every
- * awaiter. When cancellation (may be NULL) completes first, returns
- * TASYNC_EAWAIT_CANCELLED with an AwaitCancelledException (C5) and what goes
- * on. Awaiting oneself gives TASYNC_ESELF_AWAIT (C6).
+ * awaiter; an error returned is observed (S10). A coroutine completes for
+ * its awaiters once its finally callbacks have run (C11); one of those
+ * callbacks awaiting it gets its outcome at once. When cancellation (may be
+ * NULL) completes first, returns TASYNC_EAWAIT_CANCELLED with an
+ * AwaitCancelledException (C5) and what goes on. Awaiting oneself gives
+ * TASYNC_ESELF_AWAIT (C6).
  */
 TASYNC_API int tasync_await(tasync_runtime_t *rt, tasync_awaitable_t *what, tasync_awaitable_t *cancellation,
                             void **out_value, void **out_error);
@@ -308,6 +331,15 @@ TASYNC_API int tasync_future_reject(tasync_awaitable_t *future, void *error);
 /* An awaitable that completes timeout_ns after creation (C21). New reference.
  * It does not keep the runtime alive by itself, only while awaited. */
 TASYNC_API int tasync_timeout_create(tasync_runtime_t *rt, uint64_t timeout_ns, tasync_awaitable_t **out);
+
+/*
+ * Cancels a timeout that has not fired: it never fires; it completes with
+ * error (retained; NULL creates a CancellationError), which its awaiters
+ * receive; a wait that uses it as its cancellation goes on without one.
+ * Fired or cancelled already: nothing. Returns 0, or -EINVAL when timeout
+ * is not a timeout. Since: ABI 1.2.
+ */
+TASYNC_API int tasync_timeout_cancel(tasync_awaitable_t *timeout, void *error);
 
 /* Suspends for timeout_ns (C21). Cancellable like any suspension. */
 TASYNC_API int tasync_delay(tasync_runtime_t *rt, uint64_t timeout_ns, tasync_awaitable_t *cancellation,
@@ -383,8 +415,10 @@ TASYNC_API int tasync_await_op(tasync_runtime_t *rt, tasync_op_t *op, tasync_awa
 /*
  * Waits until the first of n awaitables completes (each may be awaited by
  * others too). Returns its index (>= 0); its value and error are NOT
- * consumed: read them with tasync_awaitable_outcome. Counts as awaiting every
- * one of them for rule S10 (their errors are handled by the caller). Returns
+ * consumed: read them with tasync_awaitable_outcome. The one returned is
+ * observed for rule S10 (the caller answers for its error); the others are
+ * not, even those that completed meanwhile (since ABI 1.2; before, every
+ * one counted as awaited while the call waited). Returns
  * TASYNC_EAWAIT_CANCELLED, -ECANCELED, TASYNC_ESELF_AWAIT (one of them is
  * the caller) or -EINVAL (n == 0) as tasync_await does. Since: ABI 1.0.
  */
@@ -394,9 +428,21 @@ TASYNC_API int tasync_await_any(tasync_runtime_t *rt, tasync_awaitable_t *const 
 /*
  * The outcome of a completed awaitable: borrowed pointers valid while aw is
  * referenced. Returns 0 (no error), TASYNC_EFAILED (*error set), or
- * TASYNC_EBAD_STATE when it has not completed. Since: ABI 1.0.
+ * TASYNC_EBAD_STATE when it has not completed. Reading an outcome is not
+ * observing it (rule S10): see tasync_awaitable_observe. Since: ABI 1.0.
  */
 TASYNC_API int tasync_awaitable_outcome(const tasync_awaitable_t *aw, void **value, void **error);
+
+/*
+ * Rule S10's Future semantics: marks aw's outcome as observed. The caller
+ * takes responsibility for its error, so a coroutine's error will not
+ * escalate through the scope tree when its last handle is released. For
+ * extensions that hand errors to their users without awaiting (a combinator
+ * that collects them with tasync_awaitable_outcome); tasync_await and
+ * tasync_await_any mark what they return themselves. NULL is a no-op.
+ * Since: ABI 1.2.
+ */
+TASYNC_API void tasync_awaitable_observe(tasync_awaitable_t *aw);
 
 /* ------------------------------------------------------ shutdown (C14, C15) */
 
@@ -448,7 +494,9 @@ typedef enum tasync_wait_kind {
     TASYNC_WAIT_OP = 9,       /* a completion operation on fd */
     TASYNC_WAIT_SCOPE = 10,   /* scope completion: scope */
     TASYNC_WAIT_GROUP = 11,   /* the next result of a task group */
-    TASYNC_WAIT_END = 12      /* the main coroutine in tasync_runtime_run */
+    TASYNC_WAIT_END = 12,     /* the main coroutine in tasync_runtime_run */
+    TASYNC_WAIT_GROUP_SLOT = 13,      /* a free place in a task group's queue (Since: ABI 1.2) */
+    TASYNC_WAIT_GROUP_COMPLETION = 14 /* the completion of a task group (Since: ABI 1.2) */
 } tasync_wait_kind_t;
 
 /* Since: ABI 1.0. */
