@@ -78,6 +78,21 @@ static ZEND_INI_MH(OnUpdateZombieTimeout)
 	return SUCCESS;
 }
 
+static ZEND_INI_MH(OnUpdateFileOffload)
+{
+	if (zend_string_equals_literal_ci(new_value, "auto") || ZSTR_LEN(new_value) == 0) {
+		ASYNC_G(file_offload) = ASYNC_IO_OFFLOAD_AUTO;
+	} else if (zend_string_equals_literal_ci(new_value, "always")) {
+		ASYNC_G(file_offload) = ASYNC_IO_OFFLOAD_ALWAYS;
+	} else if (zend_string_equals_literal_ci(new_value, "never")) {
+		ASYNC_G(file_offload) = ASYNC_IO_OFFLOAD_NEVER;
+	} else {
+		php_error_docref(NULL, E_WARNING, "async.file_offload must be auto, always or never");
+		return FAILURE;
+	}
+	return SUCCESS;
+}
+
 PHP_INI_BEGIN()
 	STD_PHP_INI_ENTRY("async.reactor", "uv", PHP_INI_ALL, OnUpdateString, reactor, zend_async_globals, async_globals)
 	STD_PHP_INI_ENTRY("async.backend_dir", "", PHP_INI_ALL, OnUpdateString, backend_dir, zend_async_globals, async_globals)
@@ -85,6 +100,7 @@ PHP_INI_BEGIN()
 	PHP_INI_ENTRY("async.stack_size", "512K", PHP_INI_ALL, OnUpdateStackSize)
 	PHP_INI_ENTRY("async.stack_cache", "128", PHP_INI_ALL, OnUpdateStackCache)
 	PHP_INI_ENTRY("async.stall_timeout", "10", PHP_INI_ALL, async_on_update_stall_timeout)
+	PHP_INI_ENTRY("async.file_offload", "auto", PHP_INI_ALL, OnUpdateFileOffload)
 PHP_INI_END()
 
 /* -------------------------------------------------------------- runtime */

@@ -27,7 +27,7 @@ typedef struct io_hook {
 	zif_handler replacement;
 } io_hook;
 
-#define IO_HOOK_MAX 64
+#define IO_HOOK_MAX 128
 static io_hook io_hooks[IO_HOOK_MAX];
 static uint32_t io_hook_count;
 
@@ -502,6 +502,9 @@ void async_io_startup(void)
 	async_io_select_startup();
 	async_io_dns_startup();
 	async_io_files_startup();
+	async_io_stdio_startup();
+	async_io_fsops_startup();
+	async_io_proc_startup();
 #ifdef ASYNC_HAVE_CURL
 	async_io_curl_startup();
 #endif
@@ -511,6 +514,9 @@ void async_io_shutdown(void)
 {
 	async_io_streams_shutdown();
 	io_unhook_all();
+	async_io_stdio_shutdown();
+	async_io_fsops_shutdown();
+	async_io_fs_shutdown();
 }
 
 void async_io_request_shutdown(void)
@@ -518,6 +524,8 @@ void async_io_request_shutdown(void)
 #ifdef ASYNC_HAVE_CURL
 	async_io_curl_request_shutdown();
 #endif
+	async_io_stdio_request_shutdown();
+	async_io_proc_request_shutdown();
 	io_busy_request_shutdown();
 	if (io_soft_cancels_ready) {
 		zend_hash_destroy(&io_soft_cancels);

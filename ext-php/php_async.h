@@ -203,6 +203,14 @@ static inline async_timeout *async_timeout_from_obj(zend_object *obj)
 
 /* -------------------------------------------------------- module globals */
 
+/* async.file_offload: which plain-file operations of coroutines go through
+ * the backend (io_fs.c). */
+typedef enum async_file_offload_mode {
+	ASYNC_IO_OFFLOAD_AUTO = 0,   /* "auto": where they may stall */
+	ASYNC_IO_OFFLOAD_ALWAYS,     /* "always": all of them */
+	ASYNC_IO_OFFLOAD_NEVER,      /* "never": none (PHP's own) */
+} async_file_offload_mode;
+
 /* Why the request stops running coroutines (see async.c). */
 typedef enum async_abort_mode {
 	ASYNC_ABORT_NONE = 0,
@@ -225,6 +233,7 @@ ZEND_BEGIN_MODULE_GLOBALS(async)
 	zend_long stack_size;
 	zend_long stack_cache;
 	double stall_timeout;            /* seconds, 0: no watchdog (C25) */
+	zend_long file_offload;          /* async.file_offload: ASYNC_IO_OFFLOAD_* */
 
 	tasync_runtime_t *rt;
 	tasync_coroutine_t *main_co;      /* borrowed from the runtime */

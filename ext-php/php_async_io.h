@@ -12,8 +12,24 @@
  *   io_select.c   stream_select
  *   io_dns.c      gethostbyname, gethostbynamel, gethostbyaddr and the
  *                 name resolution of stream connects, on the thread pool
- *   io_files.c    file_get_contents / file_put_contents of plain files
- *                 through the runtime's file operations
+ *   io_stdio.c    every stream of PHP's stdio ops (pipes, FIFOs, STDIN/
+ *                 STDOUT/STDERR, terminals, plain files): PHP's ops table
+ *                 patched so that reads, writes, flock and fsync wait in the
+ *                 coroutine, and closing waits for the waiters and children
+ *                 (plain files: page-cache data inline, the rest through
+ *                 the backend 256 KiB at a time; flock retried with LOCK_NB)
+ *   io_proc.c     popen, shell_exec, exec, system, passthru (the command
+ *                 started by the extension, its pipe a stdio stream),
+ *                 proc_close (waits for the exit without reaping, then
+ *                 PHP's own code reaps) and proc_open (PHP's, then a yield)
+ *   io_files.c    file_get_contents/file_put_contents of plain files:
+ *                 one transfer of the whole file through io_fs.c's policy
+ *   io_fsops.c    plain files by name: the stat family, file_exists and
+ *                 the is_* access checks, unlink, rename, mkdir, rmdir,
+ *                 opendir/readdir/scandir and opens on the pool where their
+ *                 filesystem may stall; FIFOs opened without blocking
+ *   io_fs.c       which filesystem a file is on (memory, local, remote) for
+ *                 async.file_offload
  *   io_curl.c     ext/curl: curl_exec() on a multi handle of its own and
  *                 the curl_multi_exec / curl_multi_select loop, driven by
  *                 libcurl's socket and timer callbacks (built when
@@ -24,6 +40,13 @@
  * forbids switching here, PHP's own function runs unchanged. Otherwise the
  * hook keeps PHP's semantics (return values, warnings, timeouts) and only
  * replaces the blocking wait by a suspension of the calling coroutine.
+ *
+ * Still blocking inside coroutines (PHP's own code runs): TLS streams,
+ * dns_get_record, checkdnsrr and getmxrr (PHP parses the answer with its
+ * internal resolver state), proc_open's fork, metadata calls on local
+ * disks (by choice: the kernel's caches serve them; async.file_offload=
+ * always changes it), and touch, chmod, chown, chgrp, realpath, glob,
+ * readlink, symlink, link, tempnam and disk_free_space everywhere.
  */
 #ifndef PHP_ASYNC_IO_H
 #define PHP_ASYNC_IO_H
@@ -127,6 +150,14 @@ void async_io_streams_shutdown(void);
 void async_io_select_startup(void);
 void async_io_dns_startup(void);
 void async_io_files_startup(void);
+void async_io_stdio_startup(void);
+void async_io_stdio_request_shutdown(void);
+void async_io_stdio_shutdown(void);
+void async_io_proc_startup(void);
+void async_io_proc_request_shutdown(void);
+void async_io_fs_shutdown(void);
+void async_io_fsops_startup(void);
+void async_io_fsops_shutdown(void);
 #ifdef ASYNC_HAVE_CURL
 /* After ext/curl's MINIT (async's optional dependency on curl). */
 void async_io_curl_startup(void);
@@ -136,6 +167,69 @@ void async_io_curl_request_shutdown(void);
 
 /* True when stream's ops are the wrapped socket ops of io_streams.c. */
 bool async_io_stream_is_socket(php_stream *stream);
+
+/* ------------------------------------------------------------- io_fs.c */
+
+/* What a file's filesystem makes its calls wait for (io_fs.c). */
+typedef enum async_io_fs_class {
+	ASYNC_IO_FS_MEMORY = 0,   /* nothing: always inline */
+	ASYNC_IO_FS_LOCAL,        /* a local disk: uncached data goes to the backend */
+	ASYNC_IO_FS_REMOTE,       /* a server or daemon: everything goes to the backend */
+} async_io_fs_class;
+
+/* The class of the filesystem of path (absolute or relative to the working
+ * directory) or of device dev, with async.file_offload applied. */
+async_io_fs_class async_io_fs_of_path(const char *path);
+async_io_fs_class async_io_fs_of_dev(dev_t dev);
+
+/* ---------------------------------------------------------- io_stdio.c */
+
+/*
+ * One read, write or fsync (TASYNC_OP_*) of a plain file through the
+ * backend while the coroutine waits. Returns the bytes moved or -errno of
+ * the system call; *status tells a wait that ended otherwise (cancelled,
+ * aborted). Call only when async_io_coroutine() is not NULL.
+ */
+ssize_t async_io_file_op(int opcode, int fd, void *buf, size_t len, int64_t offset, uint32_t op_flags,
+	async_io_status *status);
+
+/* Before a piece of inline plain-file work (a read the page cache serves):
+ * lets the other coroutines run once the caller has held the thread for
+ * 2 ms of such work. ASYNC_IO_READY, or how the yield ended (C18). */
+async_io_status async_io_inline_slice(void);
+
+/* Makes closing stream wait for child pid and reap it (io_proc.c's popen
+ * and exec streams); the close then returns the status as pclose() does. */
+void async_io_stdio_set_child(php_stream *stream, pid_t pid);
+/* The close of stream will not wait for its child (it is reaped later). */
+void async_io_stdio_abandon_child(php_stream *stream);
+/* A read, write or lock of stream was cancelled (C18). */
+bool async_io_stdio_was_cancelled(php_stream *stream);
+
+/* ---------------------------------------------------------- io_fsops.c */
+
+/*
+ * Before opening plain-file name in mode inside a coroutine: 1 when it is a
+ * FIFO whose open would block, once it no longer would (a writer waits for
+ * a reader); out then holds the mode to open it with (non-blocking), and
+ * async_io_fifo_opened() must follow a successful open. 0: open it as PHP
+ * does. -1: the wait was cancelled (report it with async_io_fifo_failed())
+ * or an exception is pending.
+ */
+int async_io_fifo_prepare(const char *name, const char *mode, char *out, size_t outlen);
+void async_io_fifo_opened(php_stream *stream, const char *mode);
+void async_io_fifo_failed(const char *name);
+
+/* ----------------------------------------------------------- io_proc.c */
+
+/*
+ * Reaps child pid as pclose() does and returns what PHP's pclose returns
+ * (the exit code, the raw status after a signal, -1 on failure). When
+ * wait, a coroutine suspends until the child exited (outside coroutines
+ * the thread blocks as in PHP); a cancelled wait, or !wait, leaves the
+ * child to be reaped later without waiting and returns -1.
+ */
+int async_io_proc_reap(pid_t pid, bool wait);
 
 /* ------------------------------------------------------------ io_dns.c */
 

@@ -1,6 +1,7 @@
 // Waiting on the reactor: fd readiness (one backend handle per fd, shared by
 // every waiter, G4) and offloaded blocking work. Signals and child exits are
 // in signals.cpp and children.cpp.
+#include <fcntl.h>
 #include <cerrno>
 #include <cstring>
 
@@ -143,11 +144,18 @@ TASYNC_API int tasync_await_fd(tasync_runtime_t *rt, int fd, unsigned events, ta
         watch = new FdWatch;
         watch->rt = rt;
         watch->fd = fd;
+        // The fd and its file description are the caller's, shared with
+        // whoever else holds them (a child at the other end of a pipe, the
+        // shell that gave us STDIN). Readiness needs no O_NONBLOCK, but a
+        // backend may set it (libuv's uv_poll_init does): the file status
+        // flags are put back as they were.
+        const int flags = fcntl(fd, F_GETFL);
         int rc = rt->reactor()->io_open(rt->loop, fd, &fd_callback, watch, &watch->handle);
         if (rc != 0) {
             delete watch;
             return system_error(rt, rc, "cannot watch the file descriptor", out_error);
         }
+        if (flags != -1 && !(flags & O_NONBLOCK) && (fcntl(fd, F_GETFL) & O_NONBLOCK)) (void)fcntl(fd, F_SETFL, flags);
         rt->fd_watches[fd] = watch;
     }
     FdWait w;

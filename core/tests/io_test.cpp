@@ -52,6 +52,27 @@ TEST_F(Io, FdBecomesReadableThroughAPipe) {
     tasync_fd_forget(rt, p.r);
 }
 
+// The fd and its file description belong to the caller (and to whoever
+// shares them: a child holding the other end of a pipe, a shell sharing
+// STDIN): waiting for readiness must not make a blocking fd non-blocking.
+TEST_F(Io, WaitingOnAnFdLeavesItsBlockingModeAlone) {
+    int fds[2];
+    ASSERT_EQ(pipe2(fds, O_CLOEXEC), 0);
+    go([&](tasync_coroutine_t *) {
+        EXPECT_EQ(tasync_await_fd(rt, fds[0], TASYNC_IO_READABLE, nullptr, nullptr, nullptr), 0);
+        EXPECT_EQ(fcntl(fds[0], F_GETFL) & O_NONBLOCK, 0) << "the backend changed the fd's file status flags";
+    });
+    go([&](tasync_coroutine_t *) {
+        tasync_delay(rt, 2 * kMs, nullptr, nullptr);
+        EXPECT_EQ(fcntl(fds[0], F_GETFL) & O_NONBLOCK, 0) << "the backend changed the fd's file status flags";
+        EXPECT_EQ(write(fds[1], "x", 1), 1);
+    });
+    EXPECT_EQ(run(), 0);
+    tasync_fd_forget(rt, fds[0]);
+    close(fds[0]);
+    close(fds[1]);
+}
+
 TEST_F(Io, PingPongBetweenTwoCoroutines) {
     Pipe a, b;
     const int rounds = 1000;

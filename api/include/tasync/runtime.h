@@ -384,6 +384,24 @@ TASYNC_API int tasync_await_child(tasync_runtime_t *rt, int pid, tasync_awaitabl
                                   int *exit_status, int *term_signal, void **out_error);
 
 /*
+ * Waits until child process pid has exited WITHOUT reaping it: the child
+ * stays a zombie for the caller, whose own waitpid(pid) then returns at
+ * once. For code that reaps its children itself and keeps bookkeeping
+ * around that call (PHP's proc_close and pclose): it suspends here first,
+ * then lets its own code reap. Uses a pidfd of its own watched for
+ * readability where the kernel has pidfd_open (Linux >= 5.3), else polls
+ * waitid(WNOWAIT) with a delay growing from 1 ms to 50 ms; never installs a
+ * SIGCHLD handler and never reaps another process. Returns 0 once the child
+ * has exited (at once if it already had), -ECHILD when pid is not a child of
+ * this process (or was reaped already), -EINVAL for pid <= 0, or what a wait
+ * returns (-ECANCELED, TASYNC_EAWAIT_CANCELLED when cancellation completed
+ * first). Any number of coroutines may wait for the same child.
+ * Since: ABI 1.2.
+ */
+TASYNC_API int tasync_await_child_exit(tasync_runtime_t *rt, int pid, tasync_awaitable_t *cancellation,
+                                       void **out_error);
+
+/*
  * Runs fn(data) on a worker thread (the backend's pool when it has one, else
  * the core's) and suspends until it has run. A cancellation that arrives
  * before the work started removes it (-ECANCELED); once it runs, the

@@ -1,5 +1,11 @@
 --TEST--
 Rule C18: file_put_contents() and file_get_contents() of a large plain file suspend only the calling coroutine
+--DESCRIPTION--
+With async.file_offload=always the transfers go through the backend even
+on a local disk whose page cache holds the data (by default such reads are
+served inline, see tests/files/).
+--INI--
+async.file_offload=always
 --FILE--
 <?php
 use function Async\spawn;
