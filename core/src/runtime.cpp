@@ -528,6 +528,9 @@ tasync_runtime::~tasync_runtime() {
         release_value(main->value);
         release_error(main->error);
         release_error(main->cancel_error);
+        // Its private context and finally callbacks (X2, C11), as for any
+        // other coroutine.
+        drop_coroutine_extras(main);
         if (host.coroutine_free && main->host_data) host.coroutine_free(host_data, main, main->host_data);
         main->~tasync_coroutine();
         std::free(main);

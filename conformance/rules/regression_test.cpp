@@ -1,0 +1,68 @@
+// Regressions the randomized operation tester (conformance/random) found,
+// each reduced to the smallest program that shows it and named after the
+// rule it broke.
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "rules.hpp"
+
+using namespace tasync_rules;
+
+class Regression : public Rules {
+protected:
+    // A group whose all() builds no value.
+    tasync_group_t *group(tasync_scope_t *parent = nullptr) {
+        tasync_group_options_t o{};
+        o.size = sizeof(o);
+        o.parent = parent;
+        tasync_group_t *g = nullptr;
+        void *e = nullptr;
+        EXPECT_EQ(tasync_group_create(rt, &o, &g, &e), 0);
+        release_error(e);
+        return g;
+    }
+
+    void group_spawn(tasync_group_t *g, Body body) {
+        tasync_spawn_options_t o = callback(std::move(body));
+        void *e = nullptr;
+        EXPECT_EQ(tasync_group_spawn(g, nullptr, &o, nullptr, &e), 0);
+        release_error(e);
+    }
+
+    // Work for tasync_offload: sleeps, then says it ended.
+    struct Sleeper {
+        std::chrono::milliseconds how_long{0};
+        std::atomic<bool> started{false};
+        std::atomic<bool> ended{false};
+        static void run(void *p) {
+            auto *s = static_cast<Sleeper *>(p);
+            s->started = true;
+            std::this_thread::sleep_for(s->how_long);
+            s->ended = true;
+        }
+    };
+};
+
+// X2: a coroutine's private context is emptied when it ends; the main
+// coroutine's ends with the runtime, whose destruction must release it
+// like any other (and C11: its finally callbacks' arguments).
+TEST_F(Regression, X2_TheMainCoroutinesContextIsReleasedWithTheRuntime) {
+    tasync_coroutine_t *main = tasync_coroutine_current(rt);
+    tasync_context_key_t k{"request", 7, nullptr};
+    Value *v = host.value(42);
+    EXPECT_EQ(tasync_context_set(tasync_coroutine_context(main), &k, v, 0), 0);
+    host.release(v);
+    bool released = false;
+    tasync_spawn_options_t cb{};
+    cb.size = sizeof(cb);
+    cb.entry = [](tasync_coroutine_t *, void *) {};
+    cb.arg = &released;
+    cb.arg_release = [](void *arg) { *static_cast<bool *>(arg) = true; };
+    EXPECT_EQ(tasync_coroutine_on_finally(main, &cb), 0);
+    EXPECT_EQ(run(), 0);
+    tasync_runtime_destroy(rt);
+    rt = nullptr;
+    EXPECT_EQ(host.live_values, 0) << "the value stored in the main coroutine's context leaked";
+    EXPECT_TRUE(released) << "the finally callback registered on the main coroutine was never released";
+}
