@@ -66,3 +66,29 @@ TEST_F(Regression, X2_TheMainCoroutinesContextIsReleasedWithTheRuntime) {
     EXPECT_EQ(host.live_values, 0) << "the value stored in the main coroutine's context leaked";
     EXPECT_TRUE(released) << "the finally callback registered on the main coroutine was never released";
 }
+
+// G1: releasing a group is silent. A task still running when the group
+// goes was spawned as a group task: its error is a result nobody reads, it
+// never becomes an error of the scope tree (S10).
+TEST_F(Regression, G1_ATaskOfAReleasedGroupEndsWithoutItsErrorFlowingUp) {
+    ScopeRef parent(scope());
+    int handled = 0;
+    on_error(parent, [&](tasync_scope_t *, tasync_coroutine_t *, void *, void **) {
+        ++handled;
+        return 0;
+    }, true);
+    tasync_group_t *g = group(parent);
+    tasync_scope_t *gs = tasync_group_scope(g);
+    tasync_scope_retain(gs);
+    group_spawn(g, [&](tasync_coroutine_t *self) {
+        delay(5);
+        fail(self, "nobody reads this");
+    });
+    tasync_yield(rt, nullptr);
+    tasync_group_release(g);
+    EXPECT_EQ(await_scope(parent), 0);
+    EXPECT_EQ(handled, 0) << "the task's error reached the parent's child-scope handler";
+    EXPECT_FALSE(sflags(gs) & TASYNC_SCOPE_FAILED) << "the task's error failed the group's scope";
+    tasync_scope_release(gs);
+    EXPECT_EQ(run(), 0);
+}

@@ -167,7 +167,13 @@ void free_tasks(tasync_group *g) {
     tasync_runtime *rt = g->rt;
     for (std::unique_ptr<GroupTask> &t : g->tasks) {
         if (t->waiter.link.linked()) t->co->remove_waiter(&t->waiter);
-        if (t->co->group_task == t.get()) t->co->group_task = nullptr;
+        if (t->co->group_task == t.get()) {
+            t->co->group_task = nullptr;
+            // G1: releasing a group is silent. A task still running was
+            // spawned as a group task: its error is a result nobody reads
+            // now, never an error of the scope tree (S10).
+            t->co->error_routed = true;
+        }
         if (rt != nullptr) {
             rt->release_value(t->value);
             rt->release_error(t->error);
