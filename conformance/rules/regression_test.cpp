@@ -92,3 +92,31 @@ TEST_F(Regression, G1_ATaskOfAReleasedGroupEndsWithoutItsErrorFlowingUp) {
     tasync_scope_release(gs);
     EXPECT_EQ(run(), 0);
 }
+
+// C5 (and runtime.h, tasync_offload): work that started runs to its end
+// before the wait ends, whatever cancelled it, because its data may live on
+// the caller's stack. A cancellation awaitable completing meanwhile must not
+// end the wait early.
+TEST_F(Regression, C5_OffloadedWorkThatStartedEndsBeforeItsCancellationAwaitableEndsTheWait) {
+    Sleeper s;
+    s.how_long = std::chrono::milliseconds(50);
+    tasync_awaitable_t *stop = nullptr;
+    ASSERT_EQ(tasync_future_create(rt, &stop), 0);
+    int rc = 1;
+    go([&](tasync_coroutine_t *) {
+        void *e = nullptr;
+        rc = tasync_offload(rt, &Sleeper::run, &s, stop, &e);
+        // Said at once: without the rule the pool later completes a wait
+        // that no longer exists, and the process may not get further.
+        EXPECT_TRUE(s.ended.load()) << "tasync_offload returned " << rc << " while its work still ran";
+        release_error(e);
+        while (!s.ended) std::this_thread::sleep_for(std::chrono::milliseconds(5));  // s outlives the work
+    });
+    go([&](tasync_coroutine_t *) {
+        while (!s.started) delay(1);
+        tasync_future_resolve(stop, nullptr);  // the cancellation fires while the work runs
+    });
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(rc, 0) << "work that ran returns its result";
+    tasync_awaitable_release(stop);
+}
