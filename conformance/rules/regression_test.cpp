@@ -120,3 +120,34 @@ TEST_F(Regression, C5_OffloadedWorkThatStartedEndsBeforeItsCancellationAwaitable
     EXPECT_EQ(rc, 0) << "work that ran returns its result";
     tasync_awaitable_release(stop);
 }
+
+// C7: a coroutine cancelled while its offloaded work is still queued gets
+// its own cancellation error back, on every backend (libuv takes queued
+// work back itself and reports only -ECANCELED).
+TEST_F(Regression, C7_OffloadTakenBackForACancellationEndsWithTheCoroutinesOwnError) {
+    // Occupy every worker (libuv's pool and the core's have 4) until the
+    // cancellation was requested, so that the last job is still queued.
+    constexpr int kBusy = 8;
+    std::atomic<bool> open{false};
+    auto wait_open = [](void *p) {
+        while (!static_cast<std::atomic<bool> *>(p)->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    };
+    for (int i = 0; i < kBusy; ++i) {
+        go([&](tasync_coroutine_t *) { tasync_offload(rt, wait_open, &open, nullptr, nullptr); });
+    }
+    Sleeper queued;
+    Error *why = cancellation("stop waiting");
+    void *got = nullptr;
+    int rc = 1;
+    tasync_coroutine_t *co = spawn([&](tasync_coroutine_t *) { rc = tasync_offload(rt, &Sleeper::run, &queued, nullptr, &got); });
+    tasync_yield(rt, nullptr);  // every job is submitted
+    EXPECT_EQ(tasync_coroutine_cancel(co, why), 0);
+    open = true;
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(rc, -ECANCELED);
+    EXPECT_FALSE(queued.ended.load()) << "the queued work ran although it was taken back";
+    EXPECT_EQ(got, why) << "got " << message_of(got) << " instead of the coroutine's own cancellation";
+    release_error(got);
+    host.release(why);
+    tasync_coroutine_release(co);
+}

@@ -817,6 +817,15 @@ void tasync_runtime::wake(Wait *w, int code, void *v, void *e) {
 
 void tasync_runtime::deliver_pending_cancel(Wait &w) {
     Coroutine *co = w.co;
+    if (w.code == -ECANCELED && w.error == nullptr && co->cancel_pending) {
+        // A wait a backend ended with a bare -ECANCELED (offloaded work it
+        // took back for the pending cancellation, forced through a protect
+        // section too) ends with the coroutine's own cancellation (C7).
+        w.error = co->cancel_error;
+        retain_error(w.error);
+        co->cancel_pending = false;
+        return;
+    }
     if (!co->cancel_pending || co->protect_depth > 0) return;
     if (w.code == -ECANCELED) {
         co->cancel_pending = false;
