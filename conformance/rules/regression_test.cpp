@@ -151,3 +151,29 @@ TEST_F(Regression, C7_OffloadTakenBackForACancellationEndsWithTheCoroutinesOwnEr
     host.release(why);
     tasync_coroutine_release(co);
 }
+
+// C15: in the second phase every coroutine that is still there is
+// cancelled. One waiting for offloaded work cannot be woken before the work
+// ends, but it must be cancelled then: here it was spawned during the first
+// phase (so that phase did not cancel it) and must not go on as if nothing
+// happened.
+TEST_F(Regression, C15_ACoroutineWaitingForOffloadedWorkIsCancelledByTheSecondPhase) {
+    go([&](tasync_coroutine_t *self) { fail(self, "first"); });
+    tasync_yield(rt, nullptr);
+    ASSERT_EQ(tasync_runtime_shutdown_phase(rt), TASYNC_SHUTDOWN_GRACEFUL);
+    int after = 1;
+    go([&](tasync_coroutine_t *) {
+        Sleeper s;
+        s.how_long = std::chrono::milliseconds(40);
+        tasync_offload(rt, &Sleeper::run, &s, nullptr, nullptr);
+        after = delay(1000);  // the second phase's cancellation is delivered here
+    });
+    go([&](tasync_coroutine_t *self) {
+        delay(5);  // the first coroutine is inside its offload now
+        fail(self, "second");
+    });
+    EXPECT_EQ(run(), TASYNC_EFAILED);
+    EXPECT_EQ(tasync_runtime_shutdown_phase(rt), TASYNC_SHUTDOWN_FORCED);
+    EXPECT_EQ(after, -ECANCELED) << "the coroutine went on uncancelled after its offloaded work ended";
+    release_error(tasync_runtime_take_error(rt));
+}
