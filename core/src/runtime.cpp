@@ -934,7 +934,7 @@ void tasync_runtime::poll(bool may_block) {
     current = nullptr;
     std::int64_t timeout = 0;
     if (may_block && !has_posts.load(std::memory_order_acquire)) {
-        if (!timers.empty()) {
+        if (!timers.empty() && !destroying) {
             now_valid = false;
             std::uint64_t n = now();
             std::uint64_t top = timers.top_deadline();
@@ -955,7 +955,10 @@ void tasync_runtime::poll(bool may_block) {
         warn(std::string("backend loop_run failed: ") + tasync_strerror(rc));
     }
     now_valid = false;
-    if (!timers.empty()) run_timers();
+    // While the runtime is destroyed (it polls only to take back offloaded
+    // work), no timer fires: a callback or a scope's dispose timer would run
+    // host code against a runtime that is going away.
+    if (!timers.empty() && !destroying) run_timers();
     if (has_posts.load(std::memory_order_acquire)) run_posted();
     current = saved;
 }
