@@ -1,6 +1,9 @@
 // Regressions the randomized operation tester (conformance/random) found,
 // each reduced to the smallest program that shows it and named after the
 // rule it broke.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -176,4 +179,47 @@ TEST_F(Regression, C15_ACoroutineWaitingForOffloadedWorkIsCancelledByTheSecondPh
     EXPECT_EQ(tasync_runtime_shutdown_phase(rt), TASYNC_SHUTDOWN_FORCED);
     EXPECT_EQ(after, -ECANCELED) << "the coroutine went on uncancelled after its offloaded work ended";
     release_error(tasync_runtime_take_error(rt));
+}
+
+// C7, C15, C20: the second shutdown phase cancels a protected coroutine
+// whose completion operation the kernel still owns; the operation comes
+// back -ECANCELED and must end with the coroutine's cancellation, not as a
+// failed read (io_uring runs the read natively; the other backends emulate
+// it and must agree).
+TEST_F(Regression, C7_AProtectedReadTheForcedShutdownCancelsEndsWithTheCoroutinesCancellation) {
+    int fds[2];
+    ASSERT_EQ(pipe2(fds, O_NONBLOCK), 0);
+    int rc = 1;
+    void *got = nullptr;
+    char buf[16];
+    // Spawned during the first phase, so that only the second cancels it.
+    go([&](tasync_coroutine_t *self) { fail(self, "first"); });
+    tasync_yield(rt, nullptr);
+    ASSERT_EQ(tasync_runtime_shutdown_phase(rt), TASYNC_SHUTDOWN_GRACEFUL);
+    go([&](tasync_coroutine_t *) {
+        tasync_protect_begin(rt);
+        tasync_op_t op{};
+        op.size = sizeof(op);
+        op.opcode = TASYNC_OP_READ;
+        op.fd = fds[0];
+        op.buf = buf;
+        op.len = sizeof(buf);
+        op.offset = TASYNC_OFFSET_CURRENT;
+        rc = tasync_await_op(rt, &op, nullptr, &got);  // nobody writes: only the second phase ends it
+        void *e = nullptr;
+        tasync_protect_end(rt, &e);
+        release_error(e);
+    });
+    go([&](tasync_coroutine_t *self) {
+        delay(5);  // the reader is inside its read now
+        fail(self, "second");
+    });
+    EXPECT_EQ(run(), TASYNC_EFAILED);
+    EXPECT_EQ(tasync_runtime_shutdown_phase(rt), TASYNC_SHUTDOWN_FORCED);
+    EXPECT_EQ(rc, -ECANCELED);
+    EXPECT_EQ(kind_of(got), TASYNC_ERROR_CANCELLATION) << "the read ended with " << message_of(got);
+    release_error(got);
+    release_error(tasync_runtime_take_error(rt));
+    close(fds[0]);
+    close(fds[1]);
 }
