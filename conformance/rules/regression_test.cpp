@@ -6,6 +6,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 #include "rules.hpp"
@@ -220,6 +222,42 @@ TEST_F(Regression, C7_AProtectedReadTheForcedShutdownCancelsEndsWithTheCoroutine
     EXPECT_EQ(kind_of(got), TASYNC_ERROR_CANCELLATION) << "the read ended with " << message_of(got);
     release_error(got);
     release_error(tasync_runtime_take_error(rt));
+    close(fds[0]);
+    close(fds[1]);
+}
+
+// tasync_runtime_destroy with work left: a coroutine waiting in a
+// completion operation the kernel runs (io_uring) is released like any other
+// unfinished coroutine. The destruction waits for what may still write into
+// coroutine stacks, so it must cancel such an operation, not wait for a read
+// nobody will ever feed.
+TEST_F(Regression, TheRuntimesDestructionCancelsAReadInFlightInsteadOfWaitingForIt) {
+    int fds[2];
+    ASSERT_EQ(pipe2(fds, O_NONBLOCK), 0);
+    char buf[16];
+    go([&](tasync_coroutine_t *) {
+        tasync_op_t op{};
+        op.size = sizeof(op);
+        op.opcode = TASYNC_OP_READ;
+        op.fd = fds[0];
+        op.buf = buf;
+        op.len = sizeof(buf);
+        op.offset = TASYNC_OFFSET_CURRENT;
+        tasync_await_op(rt, &op, nullptr, nullptr);
+    });
+    tasync_yield(rt, nullptr);  // the read is in flight
+    std::atomic<bool> destroyed{false};
+    std::thread watchdog([&] {
+        for (int i = 0; i < 2000 && !destroyed; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        if (!destroyed) {
+            std::fprintf(stderr, "tasync_runtime_destroy still waits for the read after 20 s\n");
+            std::abort();
+        }
+    });
+    tasync_runtime_destroy(rt);
+    rt = nullptr;
+    destroyed = true;
+    watchdog.join();
     close(fds[0]);
     close(fds[1]);
 }

@@ -439,13 +439,18 @@ tasync_runtime::~tasync_runtime() {
     destroying = true;
     if (current != main) fatal("tasync_runtime_destroy called from a coroutine other than the main one");
 
-    // 1. Work running on other threads may point into coroutine stacks:
-    //    take back what has not started and wait for the rest.
+    // 1. Work running on other threads, and native operations the kernel
+    //    runs, may point into coroutine stacks: take back offloaded work
+    //    that has not started, ask the backend to cancel the operations
+    //    (they complete with -ECANCELED or their result at the next poll;
+    //    a read nobody will ever feed would otherwise be waited for
+    //    forever), and wait for the rest.
     all.for_each([&](tasync_awaitable *a) {
         if (a->kind != AwaitableKind::Coroutine) return;
         Wait *w = static_cast<Coroutine *>(a)->wait;
-        if (w != nullptr && w->kind == WaitKind::Offload && w->on_cancel != nullptr && w->on_cancel(w))
-            wake(w, -ECANCELED);
+        if (w == nullptr || w->done || w->on_cancel == nullptr) return;
+        if (w->kind != WaitKind::Offload && w->kind != WaitKind::Op) return;
+        if (w->on_cancel(w)) wake(w, -ECANCELED);
     });
     for (;;) {
         if (jobs_in_flight == 0) break;
