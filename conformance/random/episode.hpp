@@ -127,7 +127,9 @@ public:
     void finished(CoRec *c);
     void cancel_co(CoRec *c, ErrSlot *err);
     void cancel_scope(ScopeRec *s, ErrSlot *err, bool explicit_call, bool learned = false);
-    void dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns);
+    // started_ns: the runtime's clock read just before the dispose call
+    // (the core arms its timer from a time no earlier than that).
+    void dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns, std::uint64_t started_ns = 0);
     void start_shutdown(ErrSlot *err);
     void forced_wakeups();
     void forced_shutdown();

@@ -259,7 +259,7 @@ void Episode::cancel_scope(ScopeRec *s, ErrSlot *err, bool explicit_call, bool l
 }
 
 // S7 (and S8 for TASYNC_DISPOSE_ON_RELEASE).
-void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns) {
+void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns, std::uint64_t started_ns) {
     if (s->disposed) return;
     // A scope an error moving up during this very dispose cancelled after
     // the dispose marked it (S10 inside S7) is disposed all the same: the
@@ -270,7 +270,7 @@ void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns)
     s->closed = true;
     std::vector<ScopeRec *> kids = s->children;
     for (ScopeRec *k : kids) {
-        if (!k->dead) dispose_scope(k, strategy, timeout_ns);
+        if (!k->dead) dispose_scope(k, strategy, timeout_ns, started_ns);
     }
     if (strategy == TASYNC_DISPOSE_CANCEL) {
         cancel_scope(s, slot(nullptr, true), false);
@@ -280,7 +280,8 @@ void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns)
     for (CoRec *c : members) zombify(c);
     if (strategy == TASYNC_DISPOSE_AFTER_TIMEOUT && s->all > 0) {
         s->dispose_timer = true;
-        s->dispose_deadline = now() + timeout_ns;
+        // The earliest the core's timer can be due.
+        s->dispose_deadline = (started_ns != 0 ? started_ns : now()) + timeout_ns;
     }
     if (s->all == 0 && !s->completed) {
         s->completed = true;

@@ -231,6 +231,7 @@ std::string op_scope_dispose(Episode &ep, CoRec *self) {
     }
     void *err = nullptr;
     ep.learn_liveness(s);
+    const std::uint64_t started = ep.now();
     int rc = tasync_scope_dispose(s->core, strategy, timeout, &err);
     if (bad) {
         RANDOM_CHECK(ep, rc == -EINVAL && ep.host.is_error(err) &&
@@ -241,7 +242,7 @@ std::string op_scope_dispose(Episode &ep, CoRec *self) {
         // Errors nobody received moved up first (S10): what they did comes
         // before the disposal.
         ep.learn_escalations(true);
-        ep.dispose_scope(s, strategy, timeout);
+        ep.dispose_scope(s, strategy, timeout, started);
     }
     release_error(ep, err);
     return ep.name(s) + " strategy " + std::to_string(strategy) + (bad ? " (invalid)" : "");
