@@ -13,7 +13,16 @@ if test "$PHP_ASYNC" != "no"; then
   PHP_EVAL_LIBLINE([$TASYNC_LIBS], [ASYNC_SHARED_LIBADD])
   PHP_SUBST([ASYNC_SHARED_LIBADD])
   AC_DEFINE([HAVE_ASYNC], [1], [Whether True Async is enabled])
+  dnl ext/curl inside coroutines needs libcurl's headers only (io_curl.c
+  dnl finds libcurl's functions in the library PHP's curl loaded).
+  ASYNC_CURL_SOURCES=""
+  ASYNC_CURL_FLAGS=""
+  PKG_CHECK_MODULES([CURL], [libcurl], [
+    PHP_EVAL_INCLINE([$CURL_CFLAGS])
+    ASYNC_CURL_SOURCES="io_curl.c"
+    ASYNC_CURL_FLAGS="-DASYNC_HAVE_CURL=1"
+  ], [AC_MSG_NOTICE([libcurl headers not found: curl is not taken over])])
   PHP_NEW_EXTENSION([async],
-    [async.c context.c coroutine.c exceptions.c fiber_guard.c functions.c future.c group.c host.c io_dns.c io_files.c io_hooks.c io_select.c io_streams.c scope.c timeout.c],
-    [$ext_shared],, [-DZEND_ENABLE_STATIC_TSRMLS_CACHE=1])
+    [async.c context.c coroutine.c exceptions.c fiber_guard.c functions.c future.c group.c host.c io_dns.c io_files.c io_hooks.c io_select.c io_streams.c scope.c timeout.c $ASYNC_CURL_SOURCES],
+    [$ext_shared],, [-DZEND_ENABLE_STATIC_TSRMLS_CACHE=1 $ASYNC_CURL_FLAGS])
 fi

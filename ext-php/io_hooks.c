@@ -27,7 +27,7 @@ typedef struct io_hook {
 	zif_handler replacement;
 } io_hook;
 
-#define IO_HOOK_MAX 32
+#define IO_HOOK_MAX 64
 static io_hook io_hooks[IO_HOOK_MAX];
 static uint32_t io_hook_count;
 
@@ -186,6 +186,27 @@ async_io_status async_io_after_wait(int rc, void *err)
 		default:
 			return ASYNC_IO_UNSUPPORTED;
 	}
+}
+
+/*
+ * The host table's may_suspend and wait_end (ABI 1.2): the blocking
+ * functions of other extensions (plugins/pgsql) get exactly the treatment
+ * of the hooks above through tasync_coroutine_suspendable and
+ * tasync_wait_end.
+ */
+int async_host_may_suspend(void *hd, tasync_coroutine_t *co, void *co_data)
+{
+	(void) hd;
+	(void) co;
+	return co_data != NULL && async_io_coroutine() != NULL;
+}
+
+int async_host_wait_end(void *hd, tasync_coroutine_t *co, void *co_data, int rc, void *error)
+{
+	(void) hd;
+	(void) co;
+	(void) co_data;
+	return async_io_after_wait(rc, error) == ASYNC_IO_ABORTED ? TASYNC_EHOST_RAISED : rc;
 }
 
 /* A timeout awaitable for deadline (none for 0); false when it has passed. */
@@ -481,6 +502,9 @@ void async_io_startup(void)
 	async_io_select_startup();
 	async_io_dns_startup();
 	async_io_files_startup();
+#ifdef ASYNC_HAVE_CURL
+	async_io_curl_startup();
+#endif
 }
 
 void async_io_shutdown(void)
@@ -491,6 +515,9 @@ void async_io_shutdown(void)
 
 void async_io_request_shutdown(void)
 {
+#ifdef ASYNC_HAVE_CURL
+	async_io_curl_request_shutdown();
+#endif
 	io_busy_request_shutdown();
 	if (io_soft_cancels_ready) {
 		zend_hash_destroy(&io_soft_cancels);

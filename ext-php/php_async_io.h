@@ -14,6 +14,10 @@
  *                 name resolution of stream connects, on the thread pool
  *   io_files.c    file_get_contents / file_put_contents of plain files
  *                 through the runtime's file operations
+ *   io_curl.c     ext/curl: curl_exec() on a multi handle of its own and
+ *                 the curl_multi_exec / curl_multi_select loop, driven by
+ *                 libcurl's socket and timer callbacks (built when
+ *                 libcurl's headers are found)
  *
  * The rule every hook follows: when no runtime exists, or the caller is
  * not a PHP coroutine (the main flow is one, rule C3), or the engine
@@ -59,6 +63,10 @@ typedef enum async_io_status {
  * request's abort. ASYNC_IO_ABORTED means an exception is pending.
  */
 async_io_status async_io_after_wait(int rc, void *err);
+
+/* tasync_host_t.may_suspend and .wait_end (ABI 1.2), for other extensions. */
+int async_host_may_suspend(void *hd, tasync_coroutine_t *co, void *co_data);
+int async_host_wait_end(void *hd, tasync_coroutine_t *co, void *co_data, int rc, void *error);
 
 /* Absolute deadline on the runtime's clock for a PHP timeval timeout;
  * 0 = none (NULL or negative tv_sec, PHP's "no timeout"). */
@@ -119,6 +127,12 @@ void async_io_streams_shutdown(void);
 void async_io_select_startup(void);
 void async_io_dns_startup(void);
 void async_io_files_startup(void);
+#ifdef ASYNC_HAVE_CURL
+/* After ext/curl's MINIT (async's optional dependency on curl). */
+void async_io_curl_startup(void);
+/* Before the runtime goes: multi handles forget the runtime. */
+void async_io_curl_request_shutdown(void);
+#endif
 
 /* True when stream's ops are the wrapped socket ops of io_streams.c. */
 bool async_io_stream_is_socket(php_stream *stream);

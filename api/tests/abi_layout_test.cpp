@@ -15,8 +15,8 @@ static_assert(sizeof(void *) == 8, "the pinned layout is for LP64");
 
 TEST(AbiLayout, Version) {
     EXPECT_EQ(TASYNC_ABI_VERSION_MAJOR, 1);
-    EXPECT_EQ(TASYNC_ABI_VERSION_MINOR, 1);
-    EXPECT_EQ(TASYNC_ABI_VERSION, 0x10001u);
+    EXPECT_EQ(TASYNC_ABI_VERSION_MINOR, 2);
+    EXPECT_EQ(TASYNC_ABI_VERSION, 0x10002u);
 }
 
 TEST(AbiLayout, BackendTable) {
@@ -87,7 +87,7 @@ TEST(AbiLayout, LoopOptions) {
 }
 
 TEST(AbiLayout, HostTable) {
-    PIN_SIZE(tasync_host_t, 104);
+    PIN_SIZE(tasync_host_t, 120);
     PIN_OFF(tasync_host_t, size, 0);
     PIN_OFF(tasync_host_t, value_retain, 8);
     PIN_OFF(tasync_host_t, value_release, 16);
@@ -101,6 +101,8 @@ TEST(AbiLayout, HostTable) {
     PIN_OFF(tasync_host_t, coroutine_free, 80);
     PIN_OFF(tasync_host_t, warning, 88);
     PIN_OFF(tasync_host_t, capture_location, 96);
+    PIN_OFF(tasync_host_t, may_suspend, 104);   // ABI 1.2
+    PIN_OFF(tasync_host_t, wait_end, 112);      // ABI 1.2
     PIN_SIZE(tasync_location_t, 16);
     PIN_OFF(tasync_location_t, file, 0);
     PIN_OFF(tasync_location_t, line, 8);

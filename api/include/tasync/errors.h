@@ -39,7 +39,8 @@
     XX(SHUTDOWN, -30016, "runtime is shutting down")                                               \
     XX(SCOPE_DEADLOCK, -30017, "awaiting a scope from within itself or a child scope would deadlock") \
     XX(NOT_CANCELLED, -30018, "operation is allowed only after the scope was cancelled")          \
-    XX(BAD_STATE, -30019, "object is in a state that does not allow this operation")
+    XX(BAD_STATE, -30019, "object is in a state that does not allow this operation")            \
+    XX(HOST_RAISED, -30020, "the host raised an error in the calling coroutine")
 
 typedef enum tasync_error_code {
 #define TASYNC_ERROR_ENUM_(name, value, msg) TASYNC_E##name = (value),

@@ -81,7 +81,14 @@ typedef struct tasync_host {
     void (*coroutine_leave)(void *host_data, tasync_coroutine_t *co, void *co_data);
 
     /* Called once when the core frees a coroutine, with the host data that
-     * was set on it (spawn options or tasync_coroutine_set_host_data). */
+     * was set on it (spawn options or tasync_coroutine_set_host_data).
+     * Ownership rule: the core uses a coroutine's host data (the enter and
+     * leave hooks, this call) until this call; the host keeps it valid until
+     * then, or takes it back first with tasync_coroutine_set_host_data(co,
+     * NULL), after which this is not called for it. Host data must not
+     * live in a host object whose lifetime the core does not control (a
+     * garbage-collected object may be freed while the coroutine record
+     * still points at it). */
     void (*coroutine_free)(void *host_data, tasync_coroutine_t *co, void *co_data);
 
     /* Receives each warning the rules ask for: one message without a
@@ -92,6 +99,31 @@ typedef struct tasync_host {
     /* Fills out with the host's current source location (the user code that
      * is running). Returns 0, or -1 if there is none. */
     int (*capture_location)(void *host_data, tasync_location_t *out);
+
+    /* ------------------------------------------------------ ABI 1.2 */
+
+    /* Asked by tasync_coroutine_suspendable for the running coroutine co
+     * (never NULL; co_data is its host data): nonzero when a blocking
+     * function of an extension may suspend co now instead of blocking the
+     * thread. A PHP host refuses for a coroutine without PHP frames of its
+     * own, while an exception is pending, while the engine forbids switching
+     * (destructors run by the garbage collector) and once the request is
+     * ending. NULL: always allowed. Since: ABI 1.2. */
+    int (*may_suspend)(void *host_data, tasync_coroutine_t *co, void *co_data);
+
+    /* Called by tasync_wait_end, in the coroutine co that waited, with the
+     * code its wait returned and the error it gave (this member takes that
+     * reference; error may be NULL). Does what the host does after the
+     * waits of its own blocking functions (rule C18): a cancellation
+     * (rc == -ECANCELED) is made pending again for the next suspension and
+     * -ECANCELED returned, unless the coroutine already failed a call for
+     * this same cancellation and went on, in which case the host raises it;
+     * deferred work of the host runs; a coroutine the host must unwind (PHP:
+     * exit() or a fatal error elsewhere ends the request) gets the host's
+     * error raised. Returns TASYNC_EHOST_RAISED once it raised an error in
+     * co, otherwise rc. NULL: the core's default (see tasync_wait_end).
+     * Since: ABI 1.2. */
+    int (*wait_end)(void *host_data, tasync_coroutine_t *co, void *co_data, int rc, void *error);
 } tasync_host_t;
 
 TASYNC_EXTERN_C_END

@@ -190,13 +190,21 @@ typedef struct tasync_spawn_options {
 
 /*
  * Queues a new coroutine (rule C1: it starts when the spawner suspends).
- * When out is not NULL it receives a new reference. Fails with
- * TASYNC_ESCOPE_CLOSED (and *out_error) if the scope is closed (S3).
- * Since: ABI 1.0.
+ * When out is not NULL it receives a new reference (a handle, see
+ * tasync_coroutine_retain). Fails with TASYNC_ESCOPE_CLOSED (and
+ * *out_error) if the scope is closed (S3). Since: ABI 1.0.
  */
 TASYNC_API int tasync_spawn(tasync_runtime_t *rt, const tasync_spawn_options_t *opts,
                             tasync_coroutine_t **out, void **out_error);
 
+/*
+ * Every reference the host takes through the ABI (tasync_spawn's out,
+ * these, tasync_awaitable_retain on a coroutine) is a handle for rule S10's
+ * Future semantics (since ABI 1.2): while one is alive, an error the
+ * coroutine ends with stays on it for later awaiters instead of flowing up
+ * the scope tree (scope.h). Releasing the last one never runs host code: an
+ * escalation it starts is queued.
+ */
 TASYNC_API void tasync_coroutine_retain(tasync_coroutine_t *co);
 /* Drops a reference; NULL is a no-op. A coroutine lives while it runs or
  * waits, whatever its reference count. */
@@ -223,6 +231,8 @@ TASYNC_API void tasync_coroutine_set_error(tasync_coroutine_t *self, void *error
 /*
  * The final outcome of a completed coroutine: borrowed pointers valid while
  * co is referenced. Returns TASYNC_EBAD_STATE if it has not completed.
+ * Available to its finally callbacks (C11) before its awaiters resume.
+ * Reading it does not observe the error (S10, tasync_awaitable_observe).
  */
 TASYNC_API int tasync_coroutine_outcome(const tasync_coroutine_t *co, void **value, void **error);
 
@@ -291,9 +301,12 @@ TASYNC_API int tasync_awaitable_is_completed(const tasync_awaitable_t *aw);
 /*
  * Waits until what completes (C4) and returns its value (new reference in
  * *out_value) or TASYNC_EFAILED and its error: the same error object to every
- * awaiter. When cancellation (may be NULL) completes first, returns
- * TASYNC_EAWAIT_CANCELLED with an AwaitCancelledException (C5) and what goes
- * on. Awaiting oneself gives TASYNC_ESELF_AWAIT (C6).
+ * awaiter; an error returned is observed (S10). A coroutine completes for
+ * its awaiters once its finally callbacks have run (C11); one of those
+ * callbacks awaiting it gets its outcome at once. When cancellation (may be
+ * NULL) completes first, returns TASYNC_EAWAIT_CANCELLED with an
+ * AwaitCancelledException (C5) and what goes on. Awaiting oneself gives
+ * TASYNC_ESELF_AWAIT (C6).
  */
 TASYNC_API int tasync_await(tasync_runtime_t *rt, tasync_awaitable_t *what, tasync_awaitable_t *cancellation,
                             void **out_value, void **out_error);
@@ -365,8 +378,10 @@ TASYNC_API int tasync_await_op(tasync_runtime_t *rt, tasync_op_t *op, tasync_awa
 /*
  * Waits until the first of n awaitables completes (each may be awaited by
  * others too). Returns its index (>= 0); its value and error are NOT
- * consumed: read them with tasync_awaitable_outcome. Counts as awaiting every
- * one of them for rule S10 (their errors are handled by the caller). Returns
+ * consumed: read them with tasync_awaitable_outcome. The one returned is
+ * observed for rule S10 (the caller answers for its error); the others are
+ * not, even those that completed meanwhile (since ABI 1.2; before, every
+ * one counted as awaited while the call waited). Returns
  * TASYNC_EAWAIT_CANCELLED, -ECANCELED, TASYNC_ESELF_AWAIT (one of them is
  * the caller) or -EINVAL (n == 0) as tasync_await does. Since: ABI 1.0.
  */
@@ -376,9 +391,21 @@ TASYNC_API int tasync_await_any(tasync_runtime_t *rt, tasync_awaitable_t *const 
 /*
  * The outcome of a completed awaitable: borrowed pointers valid while aw is
  * referenced. Returns 0 (no error), TASYNC_EFAILED (*error set), or
- * TASYNC_EBAD_STATE when it has not completed. Since: ABI 1.0.
+ * TASYNC_EBAD_STATE when it has not completed. Reading an outcome is not
+ * observing it (rule S10): see tasync_awaitable_observe. Since: ABI 1.0.
  */
 TASYNC_API int tasync_awaitable_outcome(const tasync_awaitable_t *aw, void **value, void **error);
+
+/*
+ * Rule S10's Future semantics: marks aw's outcome as observed. The caller
+ * takes responsibility for its error, so a coroutine's error will not
+ * escalate through the scope tree when its last handle is released. For
+ * extensions that hand errors to their users without awaiting (a combinator
+ * that collects them with tasync_awaitable_outcome); tasync_await and
+ * tasync_await_any mark what they return themselves. NULL is a no-op.
+ * Since: ABI 1.2.
+ */
+TASYNC_API void tasync_awaitable_observe(tasync_awaitable_t *aw);
 
 /* ------------------------------------------------------ shutdown (C14, C15) */
 
@@ -489,6 +516,59 @@ TASYNC_API int tasync_timer_stop(tasync_timer_t *t);
 TASYNC_API void tasync_timer_set_ref(tasync_timer_t *t, int ref);
 /* Stops and frees; NULL is a no-op. Safe inside its own callback. */
 TASYNC_API void tasync_timer_destroy(tasync_timer_t *t);
+
+/* ------------------------------------- blocking functions of extensions */
+
+/*
+ * What an extension whose functions block (a database driver, a client
+ * library) calls to make them cooperative (rule C18), in this order:
+ *
+ *   co = tasync_coroutine_suspendable(rt);        NULL: block as before
+ *   rc = tasync_await_fd(rt, fd, ev, deadline, &revents, &err);   or any wait
+ *   rc = tasync_wait_end(rt, rc, err);            after every wait
+ *
+ * A deadline is a cancellation awaitable from tasync_timeout_create (its
+ * expiry returns TASYNC_EAWAIT_CANCELLED); blocking calls that have no
+ * non-blocking form run on the thread pool through tasync_offload.
+ * plugins/pgsql/README.md is the worked guide.
+ */
+
+/*
+ * The coroutine a blocking function of an extension may suspend now instead
+ * of blocking the thread, or NULL when the function must keep its blocking
+ * behaviour: the thread has no runtime (rt NULL means the calling thread's),
+ * rt is another thread's, the caller is not in a coroutine (a reactor,
+ * timer or posted callback), or the host refuses (tasync_host_t.may_suspend:
+ * PHP refuses while an exception is pending, in destructors run by the
+ * garbage collector, once the request is ending). Borrowed.
+ * Since: ABI 1.2.
+ */
+TASYNC_API tasync_coroutine_t *tasync_coroutine_suspendable(tasync_runtime_t *rt);
+
+/*
+ * Ends one wait of an extension's blocking function: call it right after
+ * every suspending call made between tasync_coroutine_suspendable and the
+ * function's return, with the code that call returned and the error it gave
+ * (this takes that reference; error may be NULL). It treats the outcome as
+ * the host's own blocking functions do (rule C18):
+ *  - rc == -ECANCELED (the coroutine was cancelled): the cancellation is made
+ *    pending again, so that the coroutine's next suspension point delivers
+ *    it, and -ECANCELED is returned: the function fails the way its
+ *    documentation says a failed call does (never with a new error type).
+ *    When the coroutine already failed a call for this same cancellation and
+ *    went on, the host raises the cancellation now instead (a loop of failing
+ *    calls ends);
+ *  - the host may have to end the coroutine now (PHP: exit() or a fatal
+ *    error in another coroutine ends the request);
+ *  - otherwise rc is returned unchanged.
+ * TASYNC_EHOST_RAISED means the host has raised an error in the calling
+ * coroutine (PHP: an exception is pending): release what the function holds
+ * and return at once, without doing more work. With a host that has no
+ * wait_end member, only the first point applies (without the "already
+ * failed" check) and TASYNC_EHOST_RAISED is never returned.
+ * Since: ABI 1.2.
+ */
+TASYNC_API int tasync_wait_end(tasync_runtime_t *rt, int rc, void *error);
 
 TASYNC_EXTERN_C_END
 

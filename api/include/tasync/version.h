@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #define TASYNC_ABI_VERSION_MAJOR 1
-#define TASYNC_ABI_VERSION_MINOR 1
+#define TASYNC_ABI_VERSION_MINOR 2
 
 /* Packs a major/minor pair into one integer: major in the high 16 bits. */
 #define TASYNC_ABI_MAKE(major, minor) ((uint32_t)(((uint32_t)(major) << 16) | ((uint32_t)(minor) & 0xffffu)))

@@ -1,0 +1,39 @@
+// Blocking functions of extensions (runtime.h, ABI 1.2): whether the caller
+// may suspend now, and the end of each of its waits. The policy after a wait
+// (rule C18: a cancelled call fails as documented and the cancellation is
+// delivered at the next suspension) belongs to the host when it has a
+// wait_end member, so that an extension's functions behave exactly like the
+// host's own; the core's default only makes the cancellation pending again.
+#include <cerrno>
+
+#include "tasync/core/runtime.hpp"
+
+using namespace tasync::detail;
+
+extern "C" {
+
+TASYNC_API tasync_coroutine_t *tasync_coroutine_suspendable(tasync_runtime_t *rt) {
+    if (rt == nullptr) rt = tls_runtime;
+    // Objects of another thread's runtime are never used here.
+    if (rt == nullptr || rt != tls_runtime) return nullptr;
+    tasync_coroutine_t *co = rt->current;
+    if (co == nullptr || co->completed) return nullptr;
+    if (rt->host.may_suspend != nullptr && rt->host.may_suspend(rt->host_data, co, co->host_data) == 0) return nullptr;
+    return co;
+}
+
+TASYNC_API int tasync_wait_end(tasync_runtime_t *rt, int rc, void *error) {
+    if (rt == nullptr) rt = tls_runtime;
+    if (rt == nullptr || rt != tls_runtime || rt->current == nullptr) {
+        // Misuse: nothing waited here. The error is still released.
+        if (rt != nullptr) rt->release_error(error);
+        return rc;
+    }
+    tasync_coroutine_t *co = rt->current;
+    if (rt->host.wait_end != nullptr) return rt->host.wait_end(rt->host_data, co, co->host_data, rc, error);
+    if (rc == -ECANCELED) tasync_coroutine_repend_cancellation(co);
+    rt->release_error(error);
+    return rc;
+}
+
+}  // extern "C"
