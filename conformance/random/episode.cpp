@@ -193,6 +193,17 @@ void Episode::on_enter(tasync_coroutine_t *co, void *data) {
                                           << tasync_coroutine_id(co));
     if (c == nullptr || failed) return;
     RANDOM_CHECK(*this, !c->freed, name(c) << " entered after it was freed");
+    if (c->state == CoState::Done && c->outcome_failed && c->error != nullptr &&
+        c->error->kind != TASYNC_ERROR_CANCELLATION && !c->routed) {
+        // S10's Future semantics (ABI 1.2): a coroutine that completed with
+        // an error while a handle was held is parked on its own stack; the
+        // error flows from there, through its scope's handlers, once the
+        // last handle is released unobserved.
+        c->escalations_entered += 1;
+        RANDOM_CHECK(*this, c->escalations_entered == 1, name(c) << " was entered " << c->escalations_entered
+                                                                 << " times after it completed to escalate its error");
+        return;
+    }
     RANDOM_CHECK(*this, c->state != CoState::Done,
                  name(c) << " entered after it completed" << (c->cancelled_before_start ? " (cancelled before it started)" : ""));
     sync();  // coroutines that ended since the last observation first
@@ -487,12 +498,17 @@ void Episode::check_coroutine(CoRec *c) {
             break;
         case CoState::Running:
         case CoState::Ending:
-            RANDOM_CHECK(*this, (f & TASYNC_CO_STARTED) && !(f & TASYNC_CO_COMPLETED),
+            // Inside tasync_coroutine_route_error with a handle held, the
+            // outcome is final (completed) while the coroutine waits, on
+            // its own stack, for the handle to go or its error to be
+            // observed (S10's Future semantics, ABI 1.2).
+            RANDOM_CHECK(*this, (f & TASYNC_CO_STARTED) && (!(f & TASYNC_CO_COMPLETED) || c->handlers > 0),
                          n << " runs or waits, but its flags are " << std::hex << f);
             if (is_current) {
                 RANDOM_CHECK(*this, f & TASYNC_CO_RUNNING, n << " is current, but its flags are " << std::hex << f);
             } else {
-                RANDOM_CHECK(*this, !(f & TASYNC_CO_RUNNING) && (f & (TASYNC_CO_SUSPENDED | TASYNC_CO_QUEUED)),
+                RANDOM_CHECK(*this, !(f & TASYNC_CO_RUNNING) && ((f & (TASYNC_CO_SUSPENDED | TASYNC_CO_QUEUED)) ||
+                                                                   (c->handlers > 0 && (f & TASYNC_CO_COMPLETED))),
                              n << " waits, but its flags are " << std::hex << f);
                 RANDOM_CHECK(*this, c->wait.active || c->kind == CoKind::Main,
                              n << " is suspended while the model has it in no wait");

@@ -26,7 +26,14 @@ namespace tasync_random::expect {
 // C11: a coroutine's onFinally callbacks have run before any awaiter of it
 // resumes. The core of this round still wakes awaiters first; flip to true
 // when it runs the callbacks first.
-inline constexpr bool kFinallyBeforeAwaiters = false;
+inline constexpr bool kFinallyBeforeAwaiters = true;
+
+// C11, S12 as of ABI 1.2: finally handlers are defers (they always start,
+// run protected, are charged to the owner's scope, and hold the owner's
+// awaiters). The model still spawns them as plain coroutines of the global
+// scope, so the operations that register them are left out until it learns
+// the new rule.
+inline constexpr bool kFinallyHandlersModelled = false;
 
 // G1: releasing a group with tasks it held back for a concurrency slot.
 // True: they start anyway (this round's core). False: they never start
@@ -36,7 +43,7 @@ inline constexpr bool kReleasedGroupStartsHeldTasks = true;
 // X2: the context of a root scope (new Scope()) has the global scope's
 // context as its parent (this round's context.h). The new X2 says a root
 // scope does not see rootContext(): flip to false then.
-inline constexpr bool kRootScopeContextHasGlobalParent = true;
+inline constexpr bool kRootScopeContextHasGlobalParent = false;
 
 // A coroutine that calls a suspending function while a cancellation is
 // pending, when the call needs no suspension (the awaited thing is already

@@ -185,6 +185,7 @@ struct CoRec {
     Value *result = nullptr;
     Error *error = nullptr;
     bool routed = false;
+    int escalations_entered = 0;  // entries after completion, to escalate a held error (S10)
     bool must_fail = false;  // FailToGlobal: its SetError step always runs
     bool spawn_failed = false;  // the spawn was refused: no coroutine ever existed
     bool outcome_known = false;

@@ -71,7 +71,10 @@ constexpr Weight kWeights[] = {
     {Op::Introspect, 1, 1},
 };
 
-unsigned weight_of(const Weight &w, CoKind kind) { return kind == CoKind::Main ? w.main : w.task; }
+unsigned weight_of(const Weight &w, CoKind kind) {
+    if (!expect::kFinallyHandlersModelled && (w.op == Op::ScopeFinally || w.op == Op::CoroutineFinally)) return 0;
+    return kind == CoKind::Main ? w.main : w.task;
+}
 
 }  // namespace
 
@@ -255,7 +258,7 @@ void Episode::arg_release(void *arg) {
     Episode &ep = *tl_episode;
     ++c->arg_released;
     RANDOM_CHECK(ep, c->arg_released == 1, "arg_release of " << ep.name(c) << " ran " << c->arg_released << " times");
-    RANDOM_CHECK(ep, !c->entered || c->state == CoState::Ending || ep.destroyed,
+    RANDOM_CHECK(ep, !c->entered || c->state == CoState::Ending || c->state == CoState::Done || ep.destroyed,
                  "arg_release of " << ep.name(c) << " ran while its entry had not returned");
 }
 
