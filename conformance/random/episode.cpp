@@ -510,7 +510,9 @@ void Episode::check_coroutine(CoRec *c) {
                 RANDOM_CHECK(*this, !(f & TASYNC_CO_RUNNING) && ((f & (TASYNC_CO_SUSPENDED | TASYNC_CO_QUEUED)) ||
                                                                    (c->handlers > 0 && (f & TASYNC_CO_COMPLETED))),
                              n << " waits, but its flags are " << std::hex << f);
-                RANDOM_CHECK(*this, c->wait.active || c->kind == CoKind::Main,
+                // Or parked in tasync_coroutine_route_error holding its error
+                // for a handle (S10's Future semantics, ABI 1.2).
+                RANDOM_CHECK(*this, c->wait.active || c->kind == CoKind::Main || c->handlers > 0,
                              n << " is suspended while the model has it in no wait");
                 if ((f & TASYNC_CO_SUSPENDED) && !(f & TASYNC_CO_QUEUED) && c->wait.active &&
                     c->wait.kind != WaitKind::Handler) {
