@@ -79,7 +79,14 @@ struct OffloadWait : Wait {
     tasync_work_t work{};
     void (*fn)(void *) = nullptr;
     void *data = nullptr;
-    CancelLink cancel;
+    // The cancellation awaitable: not a CancelLink, whose firing would end
+    // the wait while a thread may still run the work (this record lives on
+    // the waiting coroutine's stack). It asks for the work to be taken
+    // back instead, as a cancellation of the coroutine does.
+    Waiter cancel_waiter;
+    tasync_awaitable *cancellation = nullptr;
+    bool cancellation_fired = false;
+    bool by_coroutine = false;  // the coroutine's cancellation asked for the work back
     bool in_flight = false;
     bool cancel_sent = false;
 };
@@ -93,6 +100,8 @@ void offload_done(tasync_work_t *work, int status) {
     auto *ow = static_cast<OffloadWait *>(work->data);
     ow->in_flight = false;
     --ow->rt->jobs_in_flight;
+    // Taken back for the cancellation awaitable alone (C5).
+    if (status == -ECANCELED && ow->cancellation_fired && !ow->by_coroutine) status = TASYNC_EAWAIT_CANCELLED;
     ow->rt->wake(ow, status);
 }
 
@@ -102,8 +111,8 @@ void offload_posted(void *p) {
     work->done(work, static_cast<int>(reinterpret_cast<std::intptr_t>(work->internal[0])));
 }
 
-bool offload_on_cancel(Wait *w) {
-    auto *ow = static_cast<OffloadWait *>(w);
+// Asks for the work back: true when it was taken back at once.
+bool offload_take_back(OffloadWait *ow) {
     if (!ow->in_flight || ow->cancel_sent) return false;
     ow->cancel_sent = true;
     tasync_runtime *rt = ow->rt;
@@ -120,9 +129,28 @@ bool offload_on_cancel(Wait *w) {
     return false;  // running: the cancellation is delivered when it ends
 }
 
+bool offload_on_cancel(Wait *w) {
+    auto *ow = static_cast<OffloadWait *>(w);
+    ow->by_coroutine = true;
+    return offload_take_back(ow);
+}
+
+// The cancellation awaitable completed: the work is taken back if it has
+// not started; otherwise the wait ends when it has run.
+void offload_cancellation_fired(Waiter *waiter, tasync_awaitable *) {
+    auto *ow = static_cast<OffloadWait *>(waiter->data);
+    ow->cancellation_fired = true;
+    if (offload_take_back(ow)) ow->rt->wake(ow, TASYNC_EAWAIT_CANCELLED);
+}
+
 void offload_cleanup(Wait *w) {
     auto *ow = static_cast<OffloadWait *>(w);
-    ow->cancel.detach();
+    if (ow->cancellation != nullptr) {
+        if (ow->cancel_waiter.link.linked()) ow->cancellation->remove_waiter(&ow->cancel_waiter);
+        tasync_awaitable *c = ow->cancellation;
+        ow->cancellation = nullptr;
+        if (--c->refs == 0) c->destroy();
+    }
 }
 
 }  // namespace
@@ -220,15 +248,10 @@ TASYNC_API int tasync_offload(tasync_runtime_t *rt, void (*fn)(void *data), void
     w.work.run = &offload_run;
     w.work.done = &offload_done;
     w.work.data = &w;
-    if (!w.cancel.attach(&w, cancellation)) {
-        return cancelled_at_once(rt, w, out_error);
-    }
+    if (cancellation != nullptr && cancellation->completed) return cancelled_at_once(rt, w, out_error);
     if (rt->ops->capabilities & TASYNC_CAP_OFFLOAD) {
         int rc = rt->reactor()->work_submit(rt->loop, &w.work);
-        if (rc != 0) {
-            w.cancel.detach();
-            return system_error(rt, rc, "cannot offload work", out_error);
-        }
+        if (rc != 0) return system_error(rt, rc, "cannot offload work", out_error);
     } else {
         if (!rt->pool) {
             tasync_runtime *self = rt;
@@ -241,6 +264,13 @@ TASYNC_API int tasync_offload(tasync_runtime_t *rt, void (*fn)(void *data), void
     }
     w.in_flight = true;
     ++rt->jobs_in_flight;
+    if (cancellation != nullptr) {
+        ++cancellation->refs;
+        w.cancellation = cancellation;
+        w.cancel_waiter.notify = &offload_cancellation_fired;
+        w.cancel_waiter.data = &w;
+        cancellation->add_waiter(&w.cancel_waiter);
+    }
     rt->suspend_on(w);
     return finish_wait(rt, w, nullptr, out_error);
 }

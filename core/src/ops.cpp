@@ -114,7 +114,11 @@ int run_native(tasync_runtime *rt, tasync_op_t *op, tasync_awaitable *cancellati
     rt->suspend_on(w);
     tasync_coroutine *co = w.co;
     if (op->result == -ECANCELED) {
-        if (co->cancel_pending && co->protect_depth == 0) {
+        // The coroutine's cancellation asked for it (inside a protect
+        // section only the forced shutdown can, C15, C20): it ends with that
+        // cancellation's error (C7), not with a failed operation.
+        const bool by_awaitable = cancellation != nullptr && cancellation->completed;
+        if (co->cancel_pending && (co->protect_depth == 0 || !by_awaitable)) {
             co->cancel_pending = false;
             if (out_error != nullptr) {
                 rt->retain_error(co->cancel_error);

@@ -448,13 +448,18 @@ tasync_runtime::~tasync_runtime() {
     destroying = true;
     if (current != main) fatal("tasync_runtime_destroy called from a coroutine other than the main one");
 
-    // 1. Work running on other threads may point into coroutine stacks:
-    //    take back what has not started and wait for the rest.
+    // 1. Work running on other threads, and native operations the kernel
+    //    runs, may point into coroutine stacks: take back offloaded work
+    //    that has not started, ask the backend to cancel the operations
+    //    (they complete with -ECANCELED or their result at the next poll;
+    //    a read nobody will ever feed would otherwise be waited for
+    //    forever), and wait for the rest.
     all.for_each([&](tasync_awaitable *a) {
         if (a->kind != AwaitableKind::Coroutine) return;
         Wait *w = static_cast<Coroutine *>(a)->wait;
-        if (w != nullptr && w->kind == WaitKind::Offload && w->on_cancel != nullptr && w->on_cancel(w))
-            wake(w, -ECANCELED);
+        if (w == nullptr || w->done || w->on_cancel == nullptr) return;
+        if (w->kind != WaitKind::Offload && w->kind != WaitKind::Op) return;
+        if (w->on_cancel(w)) wake(w, -ECANCELED);
     });
     for (;;) {
         if (jobs_in_flight == 0) break;
@@ -531,6 +536,9 @@ tasync_runtime::~tasync_runtime() {
         release_value(main->value);
         release_error(main->error);
         release_error(main->cancel_error);
+        // Its private context and finally callbacks (X2, C11), as for any
+        // other coroutine.
+        drop_coroutine_extras(main);
         if (host.coroutine_free && main->host_data) host.coroutine_free(host_data, main, main->host_data);
         main->~tasync_coroutine();
         std::free(main);
@@ -920,6 +928,15 @@ void tasync_runtime::wake(Wait *w, int code, void *v, void *e) {
 
 void tasync_runtime::deliver_pending_cancel(Wait &w) {
     Coroutine *co = w.co;
+    if (w.code == -ECANCELED && w.error == nullptr && co->cancel_pending) {
+        // A wait a backend ended with a bare -ECANCELED (offloaded work it
+        // took back for the pending cancellation, forced through a protect
+        // section too) ends with the coroutine's own cancellation (C7).
+        w.error = co->cancel_error;
+        retain_error(w.error);
+        co->cancel_pending = false;
+        return;
+    }
     if (!co->cancel_pending || co->protect_depth > 0) return;
     if (w.code == -ECANCELED) {
         co->cancel_pending = false;
@@ -1035,7 +1052,7 @@ void tasync_runtime::poll(bool may_block) {
     current = nullptr;
     std::int64_t timeout = 0;
     if (may_block && !has_posts.load(std::memory_order_acquire)) {
-        if (!timers.empty()) {
+        if (!timers.empty() && !destroying) {
             now_valid = false;
             std::uint64_t n = now();
             std::uint64_t top = timers.top_deadline();
@@ -1069,7 +1086,10 @@ void tasync_runtime::poll(bool may_block) {
         warn(std::string("backend loop_run failed: ") + tasync_strerror(rc));
     }
     now_valid = false;
-    if (!timers.empty()) run_timers();
+    // While the runtime is destroyed (it polls only to take back offloaded
+    // work), no timer fires: a callback or a scope's dispose timer would run
+    // host code against a runtime that is going away.
+    if (!timers.empty() && !destroying) run_timers();
     if (has_posts.load(std::memory_order_acquire)) run_posted();
     current = saved;
 }

@@ -39,11 +39,16 @@ void tasync_runtime::force_wake(Coroutine *co, void *error) {
     if (co->state != Coroutine::State::Waiting || co->wait == nullptr || co->wait->done) return;
     if (co->is_main && main_waiting_end) return;
     Wait *w = co->wait;
-    if (w->keeps_result && w->on_cancel != nullptr && !w->on_cancel(w)) return;
     if (!co->cancel_requested && !co->finishing) {
         co->cancel_requested = true;
         retain_error(error);
         co->cancel_error = error;
+    }
+    if (w->keeps_result && w->on_cancel != nullptr && !w->on_cancel(w)) {
+        // The kernel or a thread still owns the wait's buffer: the
+        // cancellation is delivered when it ends, but it is recorded now.
+        if (!co->finishing) co->cancel_pending = true;
+        return;
     }
     co->cancel_pending = false;
     void *e = co->cancel_error != nullptr ? co->cancel_error : error;

@@ -1,8 +1,11 @@
 // Timers: the core heap, delays, callback timers (deadline order, repeat).
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "tasync/core/timer_heap.hpp"
@@ -423,4 +426,41 @@ TEST_F(TimerRules, HugeTimeoutsNeverFireAndDoNotBreakTheWait) {
     EXPECT_EQ(soon.calls, 1);
     EXPECT_EQ(huge.calls + huge_repeat.calls + near_max.calls, 0);
     EXPECT_EQ(run(), 0);
+
+// tasync_runtime_destroy polls the reactor while it waits for offloaded work
+// to come back; no timer may fire then: a scope's dispose timer would
+// cancel coroutines and spawn its completion callbacks in a runtime that is
+// going away (found by the randomized tester, conformance/random).
+TEST_F(Timers, NoTimerFiresWhileTheRuntimeIsDestroyed) {
+    // A host whose errors say what they were made for.
+    tasync_runtime_destroy(rt);
+    rt = nullptr;
+    host.table.error_create = [](void *h, int kind, int code, const char *msg) -> void * {
+        auto *self = static_cast<TestHost *>(h);
+        self->trace.push_back(msg);
+        ++self->live_errors;
+        return new Error{1, kind, code, msg};
+    };
+    create(nullptr);
+    std::atomic<bool> ended{false};
+    go([&](tasync_coroutine_t *) {
+        tasync_offload(rt, [](void *p) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            static_cast<std::atomic<bool> *>(p)->store(true);
+        }, &ended, nullptr, nullptr);
+    });
+    tasync_yield(rt, nullptr);  // the work is on a worker thread now
+    tasync_scope_t *s = nullptr;
+    ASSERT_EQ(tasync_scope_create(rt, nullptr, &s, nullptr), 0);
+    go([](tasync_coroutine_t *) {}, s);
+    ASSERT_EQ(tasync_scope_dispose(s, TASYNC_DISPOSE_AFTER_TIMEOUT, 1 * kMs, nullptr), 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // the dispose timer is due
+    host.trace.clear();
+    tasync_runtime_destroy(rt);
+    rt = nullptr;
+    EXPECT_TRUE(ended.load());
+    for (const std::string &m : host.trace)
+        EXPECT_EQ(m.find("Scope disposal timeout expired"), std::string::npos) << "a timer fired during the destruction";
+    tasync_scope_release(s);
+    host.warnings.clear();
 }

@@ -1,0 +1,225 @@
+// One episode of the randomized tester: a runtime created from a seed, a
+// main program of random operations (whose spawned coroutines run random
+// programs of their own), the end of the program, the runtime's
+// destruction, and checks of the model against the runtime after every
+// operation. See random_main.cpp for how episodes are run and replayed.
+#pragma once
+
+#include <tasync/tasync.h>
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "host.hpp"
+#include "model.hpp"
+#include "rng.hpp"
+
+namespace tasync_random {
+
+struct Options {
+    std::uint64_t seed = 1;
+    std::uint64_t ops = 1000000;    // operations per backend
+    std::uint64_t episode_ops = 0;  // 0: drawn per episode
+    bool exact = false;             // no wall-clock-dependent operations
+    bool keep_going = false;        // report every failing episode, not only the first
+    bool verbose = false;
+    unsigned wall_cap_s = 60;       // an episode running longer is a hang
+    std::string backend;
+};
+
+// Returned by Episode::run.
+struct EpisodeResult {
+    bool ok = true;
+    std::uint64_t ops = 0;
+    std::string report;  // the failure report, with the replay command
+};
+
+class Episode {
+public:
+    Episode(const Options &opts, std::uint64_t seed);
+    ~Episode();
+    Episode(const Episode &) = delete;
+    Episode &operator=(const Episode &) = delete;
+
+    EpisodeResult run();
+
+    // ------------------------------------------------ used by the operations
+    const Options &opts;
+    const std::uint64_t seed;
+    tasync_runtime_t *rt = nullptr;
+    Host host;
+    std::uint64_t op_index = 0;
+    std::uint64_t budget = 0;
+    bool failed = false;
+
+    // Records (deques: pointers stay valid).
+    std::deque<CoRec> cos;
+    std::deque<ScopeRec> scopes;
+    std::deque<AwRec> aws;
+    std::deque<GroupRec> groups;
+    std::deque<PipeRec> pipes;
+    std::deque<FinRec> fins;
+    std::deque<TimerRec> timers;
+    std::deque<HandlerRec> handlers;
+    std::deque<ErrSlot> slots;
+    std::vector<std::unique_ptr<OffloadRec>> offloads;
+    std::vector<CtxEntry> ctx_entries;
+    CoRec *main = nullptr;
+    ScopeRec *global = nullptr;
+
+    // Things the operations pick from (kept small; swap-removed).
+    std::vector<CoRec *> unfinished;   // unfinished coroutine records (main excluded)
+    std::vector<CoRec *> handles;      // records the tester holds a handle of
+    std::vector<CoRec *> parked;       // records parked in tasync_suspend, not resumed
+    std::vector<ScopeRec *> live_scopes;  // queryable scopes the tester may use
+    std::vector<AwRec *> futures;      // held futures and timeouts
+    std::vector<GroupRec *> live_groups;
+    std::vector<PipeRec *> open_pipes;
+    std::vector<TimerRec *> live_timers;
+    std::vector<HandlerRec *> live_handlers;
+
+    // What the model knows of the runtime as a whole.
+    int shutdown_phase = TASYNC_SHUTDOWN_NONE;
+    ErrSlot *shutdown_slot = nullptr;  // the error graceful shutdown cancels with
+    bool deadlock_seen = false;
+    bool force_anytime = false;  // forced wake-ups may end any wait (after C14, C15 phase two)
+    bool in_final_run = false;
+    bool destroyed = false;
+    long error_candidates = 0;   // unhandled errors that may still escalate (S10)
+    std::uint64_t done_counter = 0;
+    std::uint64_t next_id = 1;
+
+    // Limits of the population.
+    static constexpr std::size_t kMaxUnfinished = 48;
+    static constexpr std::size_t kMaxScopes = 12;
+    static constexpr std::size_t kMaxFutures = 8;
+    static constexpr std::size_t kMaxGroups = 3;
+    static constexpr std::size_t kMaxPipes = 3;
+    static constexpr std::size_t kMaxTimers = 4;
+    static constexpr int kMaxDepth = 4;
+
+    bool out_of_budget() const { return failed || op_index >= budget; }
+
+    // Failure: the first one is reported (with the seed, the operation and
+    // the trace); the episode then winds down without further checks.
+    void fail(const std::string &what);
+    // Appends to the trace (the last operations are printed on failure).
+    void trace(const std::string &line);
+    // The running coroutine's record (main's outside spawned coroutines).
+    CoRec *current();
+    CoRec *rec_of(tasync_coroutine_t *co);
+    ScopeRec *scope_rec(tasync_scope_t *s);
+    std::string name(const CoRec *c) const;
+    std::string name(const ScopeRec *s) const;
+
+    // Model updates (model_ops.cpp).
+    CoRec *new_co(CoKind kind, int depth, std::uint64_t rng_seed);
+    ScopeRec *new_scope(ScopeRec *parent, tasync_scope_t *core);
+    ErrSlot *slot(Error *e, bool core_made);
+    ErrSlot *learned_slot();
+    void spawned(CoRec *c, ScopeRec *s);
+    void zombify(CoRec *c);
+    void finished(CoRec *c);
+    void cancel_co(CoRec *c, ErrSlot *err);
+    void cancel_scope(ScopeRec *s, ErrSlot *err, bool explicit_call, bool learned = false);
+    // started_ns: the runtime's clock read just before the dispose call
+    // (the core arms its timer from a time no earlier than that).
+    void dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns, std::uint64_t started_ns = 0);
+    void start_shutdown(ErrSlot *err);
+    void forced_wakeups();
+    void forced_shutdown();
+    void drop_handle(CoRec *c);
+    void remove_live_scope(ScopeRec *s);
+    void learn_liveness(ScopeRec *root);
+    bool in_subtree(const ScopeRec *s, const ScopeRec *root) const;
+    ScopeRec *scope_of_current();
+
+    // Observation (episode.cpp): learns what the model cannot predict, then
+    // compares the whole world with the model.
+    void sync();
+    // Scope failures and cancellations the model did not cause, then the
+    // shutdown phase; failures_only: what an error moving up did (before
+    // the model applies a dispose that moved it).
+    void learn_escalations(bool failures_only = false);
+    void learn_finally_spawned(CoRec *c);
+    std::vector<CoRec *> ending_;  // entries that returned, in order, not yet completed
+    void check_world();
+    void check_coroutine(CoRec *c);
+    void check_scope(ScopeRec *s);
+    bool error_matches(ErrSlot *slot, void *observed);
+    std::string describe(const void *e) const;
+    std::string describe(const ErrSlot *s) const;
+
+    // Outcome checks of a wait that returned (waits.cpp).
+    void begin_wait(CoRec *self, WaitKind kind);
+    void end_wait(CoRec *self);
+    bool cancel_allowed(CoRec *self);
+    bool unseen_cancel_possible(CoRec *c);
+    bool scope_unseen_cancel_possible(ScopeRec *s);
+    bool learn_closed(ScopeRec *s);
+    void expect_cancel_outcome(CoRec *self, int rc, void *err, const char *what);
+
+    // Host hooks (host.cpp calls these).
+    void on_enter(tasync_coroutine_t *co, void *data);
+    void on_leave(tasync_coroutine_t *co, void *data);
+    void on_free(tasync_coroutine_t *co, void *data);
+    void on_warning(const char *message);
+
+    // Programs (program.cpp).
+    std::vector<Op> make_program(Rng &rng, CoKind kind, int depth);
+    Op draw_op(Rng &rng, CoRec *self);
+    void exec(CoRec *self, Op op);
+    void run_program(CoRec *self);
+    static void entry(tasync_coroutine_t *self, void *arg);
+    static void arg_release(void *arg);
+    tasync_spawn_options_t spawn_options(CoRec *c, tasync_scope_t *scope);
+
+    // Durations: 0 or 1 ns (exact), or short real ones.
+    std::uint64_t duration(Rng &rng);
+    std::uint64_t now();
+
+    void bind_thread();
+    void unbind_thread();
+    // Best effort, from a fatal signal handler: the seed and the trace.
+    void crash_report(int sig);
+    void draw_episode_shape(Rng &rng);
+
+private:
+    void main_program();
+    void final_phase();
+    void teardown_checks();
+    void watchdog_loop();
+    std::string report(const std::string &what);
+
+    std::deque<std::string> trace_;
+    std::mutex trace_mu_;
+    std::string first_failure_;
+    std::uint64_t failure_op_ = 0;
+    std::uint64_t enter_count_ = 0;
+    unsigned scale_[64] = {};
+    std::uint64_t shutdown_at_ = 0;
+    std::uint64_t fail_global_at_ = 0;
+    bool fail_global_again_ = false;
+};
+
+// The episode running on this thread.
+Episode &this_episode();
+// The episode running on the test's thread, or NULL (for signal handlers).
+Episode *running_episode();
+
+// Formats a message for Episode::fail.
+#define RANDOM_CHECK(ep, cond, msg)              \
+    do {                                         \
+        if (!(ep).failed && !(cond)) {           \
+            std::ostringstream os_;              \
+            os_ << msg;                          \
+            (ep).fail(os_.str());                \
+        }                                        \
+    } while (0)
+
+}  // namespace tasync_random

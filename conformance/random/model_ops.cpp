@@ -1,0 +1,329 @@
+// How the model follows the runtime: the rules for spawning, finishing,
+// cancelling (C7, C8, C20), scope cancellation and disposal (S6, S7, S9) and
+// graceful shutdown (C15), applied to the records when the tester acts or
+// observes. Rule details still being settled are in expect.hpp.
+#include <algorithm>
+
+#include "episode.hpp"
+#include "expect.hpp"
+
+namespace tasync_random {
+
+namespace {
+
+template <typename T>
+void swap_remove(std::vector<T *> &v, T *x) {
+    auto it = std::find(v.begin(), v.end(), x);
+    if (it == v.end()) return;
+    *it = v.back();
+    v.pop_back();
+}
+
+}  // namespace
+
+CoRec *Episode::new_co(CoKind kind, int depth, std::uint64_t rng_seed) {
+    cos.emplace_back();
+    CoRec *c = &cos.back();
+    c->tid = next_id++;
+    c->kind = kind;
+    c->depth = depth;
+    c->rng = Rng(rng_seed);
+    c->spawn_op = op_index;
+    return c;
+}
+
+ScopeRec *Episode::new_scope(ScopeRec *parent, tasync_scope_t *core) {
+    scopes.emplace_back();
+    ScopeRec *s = &scopes.back();
+    s->sid = next_id++;
+    s->core = core;
+    s->parent = parent;
+    s->created_op = op_index;
+    s->rng = Rng(mix_seed(seed, s->sid));
+    if (parent != nullptr) {
+        parent->children.push_back(s);
+        s->not_safely = parent->not_safely;
+    }
+    if (core != nullptr) tasync_scope_set_host_data(core, s);
+    return s;
+}
+
+// A cancellation the model learns without knowing its cause: whatever
+// cancellation object is observed first binds it.
+ErrSlot *Episode::learned_slot() {
+    ErrSlot *s = slot(nullptr, true);
+    s->any = true;
+    return s;
+}
+
+ErrSlot *Episode::slot(Error *e, bool core_made) {
+    slots.emplace_back();
+    slots.back().e = e;
+    slots.back().core_made = core_made;
+    return &slots.back();
+}
+
+bool Episode::in_subtree(const ScopeRec *s, const ScopeRec *root) const {
+    for (const ScopeRec *p = s; p != nullptr; p = p->parent) {
+        if (p == root) return true;
+    }
+    return false;
+}
+
+ScopeRec *Episode::scope_of_current() {
+    CoRec *c = current();
+    if (c == nullptr || c == main || c->scope == nullptr) return global;
+    return c->scope;
+}
+
+void Episode::spawned(CoRec *c, ScopeRec *s) {
+    if (opts.verbose && c->kind == CoKind::Finally) trace("   model: " + name(c) + " spawned");
+    c->scope = s;
+    c->state = CoState::New;
+    s->coroutines.push_back(c);
+    for (ScopeRec *p = s; p != nullptr; p = p->parent) {
+        ++p->active;
+        ++p->all;
+    }
+    unfinished.push_back(c);
+}
+
+void Episode::zombify(CoRec *c) {
+    if (c->zombie || !c->unfinished() || c->finishing || c->scope == nullptr) return;
+    c->zombie = true;
+    for (ScopeRec *p = c->scope; p != nullptr; p = p->parent) {
+        if (--p->active == 0) ++p->zero_active_epoch;
+    }
+}
+
+void Episode::drop_handle(CoRec *c) {
+    if (c->handle == nullptr) return;
+    tasync_coroutine_t *h = c->handle;
+    c->handle = nullptr;
+    swap_remove(handles, c);
+    tasync_coroutine_release(h);
+}
+
+void Episode::remove_live_scope(ScopeRec *s) { swap_remove(live_scopes, s); }
+
+// Before an operation that walks a subtree: the scopes of root's subtree
+// the runtime no longer has (freed when their last reference went) are
+// marked dead, so that the model's walk skips them as the runtime's does.
+void Episode::learn_liveness(ScopeRec *root) {
+    if (!root->queryable() || destroyed) return;
+    std::vector<ScopeRec *> alive{root};
+    for (std::size_t i = 0; i < alive.size(); ++i) {
+        tasync_scope_t *kids[64];
+        size_t n = tasync_scope_children(alive[i]->core, kids, 64);
+        for (size_t j = 0; j < n && j < 64; ++j) {
+            if (ScopeRec *k = scope_rec(kids[j])) alive.push_back(k);
+        }
+    }
+    std::vector<ScopeRec *> todo{root};
+    while (!todo.empty()) {
+        ScopeRec *s = todo.back();
+        todo.pop_back();
+        for (ScopeRec *k : s->children) {
+            if (k->dead) continue;
+            if (std::find(alive.begin(), alive.end(), k) == alive.end()) {
+                RANDOM_CHECK(*this, !(k->owned || k->observed || k->all > 0),
+                             "S13: " << name(k) << " is gone from its parent's children while it is referenced");
+                k->dead = true;
+                continue;
+            }
+            todo.push_back(k);
+        }
+    }
+}
+
+// The coroutine completed: it leaves its scope, whose counts and completion
+// follow; its finally callbacks, then those of scopes it completed, are
+// spawned (in that order, as the core does).
+void Episode::finished(CoRec *c) {
+    if (c->state == CoState::Done) return;
+    if (opts.verbose) trace("   model: " + name(c) + " completed");
+    c->state = CoState::Done;
+    c->done_seq = ++done_counter;
+    c->wait = WaitRec{};
+    swap_remove(unfinished, c);
+    swap_remove(parked, c);
+    // X2: a coroutine's own context is emptied when it completes.
+    for (std::size_t i = 0; i < ctx_entries.size();) {
+        if (ctx_entries[i].co == c) ctx_entries.erase(ctx_entries.begin() + static_cast<long>(i));
+        else ++i;
+    }
+    for (FinRec *f : c->finals) {
+        f->must_run = true;
+        if (f->cb->state == CoState::Registered) spawned(f->cb, global);
+    }
+    if (c->group != nullptr) {
+        GroupRec *g = c->group;
+        g->completed.push_back(c);
+        ++g->completed_epoch;
+        if (c->held) c->held = false;
+        // A free slot starts the next task the group held back, in spawn
+        // order (G1).
+        if (g->concurrency != 0) {
+            std::size_t running = 0;
+            for (CoRec *t : g->tasks) running += t->unfinished() && !t->held;
+            for (CoRec *t : g->tasks) {
+                if (running >= g->concurrency) break;
+                if (t->held && t->unfinished()) {
+                    t->held = false;
+                    ++running;
+                }
+            }
+        }
+    }
+    ScopeRec *s = c->scope;
+    if (s == nullptr) return;
+    auto it = std::find(s->coroutines.begin(), s->coroutines.end(), c);
+    if (it != s->coroutines.end()) s->coroutines.erase(it);
+    std::vector<ScopeRec *> completed_now;
+    for (ScopeRec *p = s; p != nullptr; p = p->parent) {
+        if (!c->zombie && --p->active == 0) ++p->zero_active_epoch;
+        if (--p->all == 0) {
+            ++p->zero_all_epoch;
+            if (p->closed && !p->completed) completed_now.push_back(p);
+        }
+    }
+    for (ScopeRec *p : completed_now) {
+        p->completed = true;
+        p->dispose_timer = false;
+        for (FinRec *f : p->finals) {
+            f->must_run = true;
+            if (f->cb->state == CoState::Registered) spawned(f->cb, global);
+        }
+    }
+}
+
+// A cancellation request (C7, C8, C20): the first one wins.
+void Episode::cancel_co(CoRec *c, ErrSlot *err) {
+    if (!c->unfinished()) return;
+    if (c->finishing) {
+        // Its outcome is final: a cancellation only ends the wait a handler
+        // is in.
+        if (c->wait.active && c->protect_depth == 0 && !c->wait.keeps_result) c->wait.must_cancel = true;
+        return;
+    }
+    if (c->cancel_requested) return;
+    if (c->kind == CoKind::Main && in_final_run) return;
+    if (opts.verbose) trace("   model: " + name(c) + " cancelled");
+    c->cancel_requested = true;
+    // A cancellation the model could not see may have come first: then any
+    // cancellation error may be the one it carries.
+    c->cancel_error = unseen_cancel_possible(c) ? learned_slot() : err;
+    if (c->state == CoState::New) {
+        // C7: it never starts.
+        c->cancelled_before_start = true;
+        c->outcome_known = true;
+        c->outcome_failed = true;
+        c->outcome_error = err;
+        finished(c);
+        return;
+    }
+    if (!c->wait.active || c->wait.kind == WaitKind::Handler) {
+        c->cancel_pending = true;  // delivered at its next suspension point
+        return;
+    }
+    if (c->protect_depth > 0 || c->wait.keeps_result) {
+        c->cancel_pending = true;
+        if (c->wait.keeps_result && c->protect_depth == 0) c->wait.may_cancel = true;
+        return;
+    }
+    c->wait.must_cancel = true;
+}
+
+// S6: children first, then the scope's own coroutines, zombies included.
+void Episode::cancel_scope(ScopeRec *s, ErrSlot *err, bool explicit_call, bool learned) {
+    (void)explicit_call;
+    if (s->cancelled) return;
+    if (opts.verbose) trace("   model: " + name(s) + " cancelled");
+    s->cancelled = true;
+    s->closed = true;
+    s->cancel_error = err;
+    s->dispose_timer = false;
+    std::vector<ScopeRec *> kids = s->children;
+    for (ScopeRec *k : kids) {
+        if (!k->dead) cancel_scope(k, learned ? learned_slot() : err, false, learned);
+    }
+    std::vector<CoRec *> members = s->coroutines;
+    for (CoRec *c : members) cancel_co(c, err);
+    if (s->all == 0 && !s->completed) {
+        s->completed = true;
+        for (FinRec *f : s->finals) {
+            f->must_run = true;
+            if (f->cb->state == CoState::Registered) spawned(f->cb, global);
+        }
+    }
+}
+
+// S7 (and S8 for TASYNC_DISPOSE_ON_RELEASE).
+void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns, std::uint64_t started_ns) {
+    if (s->disposed) return;
+    // A scope an error moving up during this very dispose cancelled after
+    // the dispose marked it (S10 inside S7) is disposed all the same: the
+    // runtime's flags say which.
+    if (s->cancelled && !(s->queryable() && (tasync_scope_flags(s->core) & TASYNC_SCOPE_DISPOSED))) return;
+    if (strategy == TASYNC_DISPOSE_ON_RELEASE) strategy = s->not_safely ? TASYNC_DISPOSE_CANCEL : TASYNC_DISPOSE_SAFELY;
+    s->disposed = true;
+    s->closed = true;
+    std::vector<ScopeRec *> kids = s->children;
+    for (ScopeRec *k : kids) {
+        if (!k->dead) dispose_scope(k, strategy, timeout_ns, started_ns);
+    }
+    if (strategy == TASYNC_DISPOSE_CANCEL) {
+        cancel_scope(s, slot(nullptr, true), false);
+        return;
+    }
+    std::vector<CoRec *> members = s->coroutines;
+    for (CoRec *c : members) zombify(c);
+    if (strategy == TASYNC_DISPOSE_AFTER_TIMEOUT && s->all > 0) {
+        s->dispose_timer = true;
+        // The earliest the core's timer can be due.
+        s->dispose_deadline = (started_ns != 0 ? started_ns : now()) + timeout_ns;
+    }
+    if (s->all == 0 && !s->completed) {
+        s->completed = true;
+        for (FinRec *f : s->finals) {
+            f->must_run = true;
+            if (f->cb->state == CoState::Registered) spawned(f->cb, global);
+        }
+    }
+}
+
+// C15: every unfinished coroutine, zombies and the main one included.
+void Episode::start_shutdown(ErrSlot *err) {
+    if (shutdown_phase != TASYNC_SHUTDOWN_NONE) return;
+    shutdown_phase = TASYNC_SHUTDOWN_GRACEFUL;
+    shutdown_slot = err;
+    std::vector<CoRec *> all = unfinished;
+    std::sort(all.begin(), all.end(), [](const CoRec *a, const CoRec *b) { return a->tid < b->tid; });
+    cancel_co(main, err);
+    for (CoRec *c : all) cancel_co(c, err);
+}
+
+// C15 phase two: every unfinished coroutine is cancelled with the
+// shutdown's error (those spawned since the graceful phase too), and waits
+// end by force.
+void Episode::forced_shutdown() {
+    if (shutdown_slot == nullptr) shutdown_slot = slot(nullptr, true);
+    std::vector<CoRec *> all = unfinished;
+    std::sort(all.begin(), all.end(), [](const CoRec *a, const CoRec *b) { return a->tid < b->tid; });
+    if (!in_final_run) cancel_co(main, shutdown_slot);
+    for (CoRec *c : all) cancel_co(c, shutdown_slot);
+    forced_wakeups();
+    // Callback timers stop keeping the program alive.
+    for (TimerRec *t : live_timers) t->ref = false;
+}
+
+// C14, C15 phase two, S9's last stage: waits end by force, protected or not.
+void Episode::forced_wakeups() {
+    force_anytime = true;
+    for (CoRec *c : unfinished) {
+        if (c->wait.active) c->wait.forced = true;
+    }
+    if (main->wait.active) main->wait.forced = true;
+}
+
+}  // namespace tasync_random

@@ -1,0 +1,79 @@
+// The operations a program step performs. Each runs on the coroutine whose
+// step it is (self; main's record on the main coroutine), acts through the
+// public ABI, checks what the call returned against the model, and returns
+// a short text for the trace.
+#pragma once
+
+#include <string>
+
+#include "episode.hpp"
+
+namespace tasync_random {
+
+// Coroutines, awaiting, cancellation (ops_coroutine.cpp).
+std::string op_spawn(Episode &ep, CoRec *self, Op op);
+std::string op_yield(Episode &ep, CoRec *self);
+std::string op_park(Episode &ep, CoRec *self);
+std::string op_resume(Episode &ep, CoRec *self);
+std::string op_delay(Episode &ep, CoRec *self);
+std::string op_await_coroutine(Episode &ep, CoRec *self);
+std::string op_await_awaitable(Episode &ep, CoRec *self, bool timeout, AwRec *target = nullptr);
+std::string op_await_any(Episode &ep, CoRec *self);
+std::string op_future_create(Episode &ep, CoRec *self);
+std::string op_future_settle(Episode &ep, CoRec *self);
+std::string op_awaitable_release(Episode &ep, CoRec *self);
+std::string op_cancel(Episode &ep, CoRec *self, bool self_cancel);
+std::string op_protect_begin(Episode &ep, CoRec *self);
+std::string op_protect_end(Episode &ep, CoRec *self);
+std::string op_set_result(Episode &ep, CoRec *self);
+std::string op_set_error(Episode &ep, CoRec *self);
+std::string op_release_handle(Episode &ep, CoRec *self);
+std::string op_coroutine_finally(Episode &ep, CoRec *self);
+std::string op_context(Episode &ep, CoRec *self);
+std::string op_introspect(Episode &ep, CoRec *self);
+std::string op_shutdown(Episode &ep, CoRec *self);
+std::string op_fail_to_global(Episode &ep, CoRec *self);
+
+// Settles a future from a coroutine or a timer callback.
+std::string settle_future(Episode &ep, AwRec *f, Rng &rng);
+// Resumes a parked coroutine from a coroutine or a timer callback.
+std::string resume_parked(Episode &ep, CoRec *target, Rng &rng);
+// A cancellation awaitable for a wait (or NULL): a new timeout, or a future.
+AwRec *pick_cancellation(Episode &ep, CoRec *self);
+
+// Scopes (ops_scope.cpp).
+std::string op_scope_create(Episode &ep, CoRec *self);
+std::string op_scope_cancel(Episode &ep, CoRec *self);
+std::string op_scope_dispose(Episode &ep, CoRec *self);
+std::string op_scope_release(Episode &ep, CoRec *self);
+std::string op_scope_await(Episode &ep, CoRec *self, bool after_cancel);
+std::string op_scope_handler(Episode &ep, CoRec *self);
+std::string op_scope_not_safely(Episode &ep, CoRec *self);
+std::string op_scope_finally(Episode &ep, CoRec *self);
+void release_scope(Episode &ep, ScopeRec *s, bool dispose_first);
+void install_default_handlers(Episode &ep, ScopeRec *s);
+
+// Task groups (ops_group.cpp).
+std::string op_group_create(Episode &ep, CoRec *self);
+std::string op_group_spawn(Episode &ep, CoRec *self);
+std::string op_group_await(Episode &ep, CoRec *self);
+std::string op_group_wait_next(Episode &ep, CoRec *self);
+std::string op_group_release(Episode &ep, CoRec *self);
+void release_group(Episode &ep, GroupRec *g);
+
+// Pipes, completion operations, offload, callback timers (ops_io.cpp).
+std::string op_pipe_create(Episode &ep, CoRec *self);
+std::string op_pipe_write(Episode &ep, CoRec *self);
+std::string op_pipe_read(Episode &ep, CoRec *self);
+std::string op_await_fd(Episode &ep, CoRec *self);
+std::string op_op_read(Episode &ep, CoRec *self);
+std::string op_op_write(Episode &ep, CoRec *self);
+std::string op_pipe_close(Episode &ep, CoRec *self);
+std::string op_offload(Episode &ep, CoRec *self);
+std::string op_timer_start(Episode &ep, CoRec *self);
+std::string op_timer_stop(Episode &ep, CoRec *self);
+void write_pipe(Episode &ep, PipeRec *p, std::size_t n);
+void close_pipe(Episode &ep, PipeRec *p, bool write_end_only);
+void destroy_timer(Episode &ep, TimerRec *t);
+
+}  // namespace tasync_random

@@ -1,0 +1,163 @@
+// tasync-random: the randomized operation tester of the runtime (issue 10,
+// item 5). It drives libtasync through the public C ABI only (runtime.h,
+// scope.h, group.h, context.h), with random sequences of operations drawn
+// from a seed: spawn (current scope, a given scope, a group), yield, park and
+// resume, await (coroutines, futures, timeouts, group awaitables, await_any;
+// with and without cancellation awaitables), cancellation (before start,
+// while suspended, self), protect sections, scope create/inherit/cancel/
+// dispose (every strategy), scope waits, exception handlers that handle,
+// rethrow or raise, task groups (keys, concurrency limits, all/race/any,
+// wait_next), delays, fd waits and completion operations on pipes and
+// socket pairs, offloaded work, callback timers, contexts, introspection,
+// graceful and forced shutdown, and the runtime's destruction with work
+// left. Coroutines run random programs of their own, so nesting happens.
+// After every operation a model of the tester's (episode.hpp, model.hpp) is
+// compared with the runtime; rule expectations still being settled are in
+// expect.hpp.
+//
+// Work is split in episodes (one runtime each, a few thousand operations);
+// each episode's seed derives from the run's seed. A failure prints the
+// episode seed, the operation and the last operations, with the command
+// that replays exactly that episode, e.g.:
+//
+//   TASYNC_TEST_BACKEND=uv TASYNC_BACKEND_DIR=build/backends
+//     build/conformance/random/tasync-random --episode-seed=123456789 --episode-ops=1500
+// (one command line)
+//
+// (add --exact if the report says "exact timing"). Episodes are deterministic
+// except where the wall clock decides (short real timeouts, offloaded work):
+// --exact draws only 0/1 ns durations and no offload, for replays that
+// cannot diverge. Options (also as environment variables):
+//   --ops=N            operations in all (TASYNC_RANDOM_OPS; default 1000000)
+//   --seed=S|time      the run's seed (TASYNC_RANDOM_SEED; default 1)
+//   --episode-seed=E   run the one episode E
+//   --episode-ops=N    operations per episode (default: drawn, 200-3000)
+//   --exact            no wall-clock-dependent operations (TASYNC_RANDOM_EXACT=1)
+//   --keep-going       go on after a failing episode, report them all
+//   --wall-cap=S       an episode running longer than S seconds is a hang (60)
+// The backend is $TASYNC_TEST_BACKEND (uv, uring, ev; default uv).
+#include <gtest/gtest.h>
+
+#include <signal.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "episode.hpp"
+
+namespace {
+
+tasync_random::Options g_opts;
+std::uint64_t g_episode_seed = 0;
+bool g_one_episode = false;
+
+std::uint64_t parse_u64(const char *s) { return std::strtoull(s, nullptr, 0); }
+
+void parse(int argc, char **argv) {
+    if (const char *e = std::getenv("TASYNC_RANDOM_OPS")) g_opts.ops = parse_u64(e);
+    if (const char *e = std::getenv("TASYNC_RANDOM_SEED")) g_opts.seed = parse_u64(e);
+    if (const char *e = std::getenv("TASYNC_RANDOM_EXACT")) g_opts.exact = std::strcmp(e, "0") != 0;
+    const char *b = std::getenv("TASYNC_TEST_BACKEND");
+    g_opts.backend = b != nullptr && *b != '\0' ? b : "uv";
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto value = [&](const char *name) -> const char * {
+            const std::size_t n = std::strlen(name);
+            return a.compare(0, n, name) == 0 ? argv[i] + n : nullptr;
+        };
+        if (const char *v = value("--ops=")) g_opts.ops = parse_u64(v);
+        else if (const char *v2 = value("--seed=")) {
+            g_opts.seed = std::strcmp(v2, "time") == 0
+                              ? static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count())
+                              : parse_u64(v2);
+        } else if (const char *v3 = value("--episode-seed=")) {
+            g_episode_seed = parse_u64(v3);
+            g_one_episode = true;
+        } else if (const char *v4 = value("--episode-ops=")) g_opts.episode_ops = parse_u64(v4);
+        else if (const char *v5 = value("--wall-cap=")) g_opts.wall_cap_s = static_cast<unsigned>(parse_u64(v5));
+        else if (a == "--exact") g_opts.exact = true;
+        else if (a == "--keep-going") g_opts.keep_going = true;
+        else if (a == "--verbose") g_opts.verbose = true;
+        else {
+            std::fprintf(stderr, "tasync-random: unknown option %s\n", argv[i]);
+            std::exit(2);
+        }
+    }
+}
+
+}  // namespace
+
+TEST(Random, OperationsKeepTheModelsInvariants) {
+    using namespace tasync_random;
+    const auto start = std::chrono::steady_clock::now();
+    std::uint64_t total = 0;
+    std::uint64_t episodes = 0;
+    std::uint64_t failures = 0;
+    if (g_one_episode) {
+        Episode ep(g_opts, g_episode_seed);
+        EpisodeResult r = ep.run();
+        total = r.ops;
+        episodes = 1;
+        if (!r.ok) {
+            ++failures;
+            ADD_FAILURE() << "episode seed " << g_episode_seed << " failed (report above)";
+        }
+    } else {
+        for (std::uint64_t i = 0; total < g_opts.ops; ++i) {
+            const std::uint64_t s = mix_seed(g_opts.seed, i);
+            Episode ep(g_opts, s);
+            EpisodeResult r = ep.run();
+            total += r.ops;
+            ++episodes;
+            if (g_opts.verbose) std::printf("episode %llu seed %llu: %llu ops\n", static_cast<unsigned long long>(i),
+                                            static_cast<unsigned long long>(s), static_cast<unsigned long long>(r.ops));
+            if (!r.ok) {
+                ++failures;
+                ADD_FAILURE() << r.report;
+                if (!g_opts.keep_going) break;
+            }
+        }
+    }
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("tasync-random: backend %s, seed %llu%s: %llu operations in %llu episodes, %.1f s, %.0f operations/s, "
+                "%llu failing episode(s)\n",
+                g_opts.backend.c_str(), static_cast<unsigned long long>(g_opts.seed), g_opts.exact ? " (exact)" : "",
+                static_cast<unsigned long long>(total), static_cast<unsigned long long>(episodes), secs,
+                secs > 0 ? static_cast<double>(total) / secs : 0.0, static_cast<unsigned long long>(failures));
+}
+
+namespace {
+
+// A crash prints the episode's seed and last operations before the
+// process dies as it would have (installed before any runtime, so that the
+// core's guard-page handler chains to it, C26).
+void on_fatal(int sig) {
+    if (tasync_random::Episode *ep = tasync_random::running_episode()) ep->crash_report(sig);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void install_crash_report() {
+    static char alt[64 * 1024];
+    stack_t ss{};
+    ss.ss_sp = alt;
+    ss.ss_size = sizeof(alt);
+    sigaltstack(&ss, nullptr);
+    struct sigaction sa {};
+    sa.sa_handler = &on_fatal;
+    sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) sigaction(sig, &sa, nullptr);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    ::testing::InitGoogleTest(&argc, argv);
+    parse(argc, argv);
+    install_crash_report();
+    return RUN_ALL_TESTS();
+}
