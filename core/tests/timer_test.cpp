@@ -426,6 +426,7 @@ TEST_F(TimerRules, HugeTimeoutsNeverFireAndDoNotBreakTheWait) {
     EXPECT_EQ(soon.calls, 1);
     EXPECT_EQ(huge.calls + huge_repeat.calls + near_max.calls, 0);
     EXPECT_EQ(run(), 0);
+}
 
 // tasync_runtime_destroy polls the reactor while it waits for offloaded work
 // to come back; no timer may fire then: a scope's dispose timer would
