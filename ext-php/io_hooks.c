@@ -299,7 +299,7 @@ void async_io_busy_detach(async_io_busy *b)
 
 void async_io_busy_release(async_io_busy *b)
 {
-	if (b->users == 0 && b->writer == NULL && b->changed == NULL) {
+	if (b->users == 0 && b->reader == NULL && b->writer == NULL && b->changed == NULL && !b->failed) {
 		async_io_busy_detach(b);
 		efree(b);
 	}

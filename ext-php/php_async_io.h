@@ -93,16 +93,20 @@ zif_handler async_io_hook(const char *name, zif_handler handler);
 
 /*
  * Exists for a stream while a coroutine is suspended in one of its
- * operations: fclose() then wakes the waiters and lets them leave the
- * stream before PHP frees it, and writers take turns so that one fwrite()
- * is not interleaved with another coroutine's.
+ * operations, or was failed. fclose() then wakes the waiters and lets them leave the stream before
+ * PHP frees it; a second coroutine that reads (writes) while another one
+ * is suspended reading (writing) is refused (rule C24).
  */
 typedef struct async_io_busy {
 	php_stream *stream;            /* NULL once detached */
 	uint32_t users;                /* coroutines suspended in an operation */
-	tasync_coroutine_t *writer;    /* holds the write turn (borrowed) */
+	tasync_coroutine_t *reader;    /* suspended in a read (borrowed) */
+	tasync_coroutine_t *writer;    /* suspended in a write (borrowed) */
+	uint64_t intruder;             /* id of a coroutine that wrote while the
+	                                * reader waited: its reply has no reader */
 	tasync_awaitable_t *changed;   /* completed at the next change, or NULL */
 	bool closing;                  /* fclose() waits for the users to leave */
+	bool failed;                   /* async_io_stream_fail() ran: kept until close */
 } async_io_busy;
 
 async_io_busy *async_io_busy_find(php_stream *stream);
@@ -136,6 +140,46 @@ void async_io_curl_request_shutdown(void);
 
 /* True when stream's ops are the wrapped socket ops of io_streams.c. */
 bool async_io_stream_is_socket(php_stream *stream);
+
+/*
+ * Waits until fd is ready for events or the deadline passes, counted as a
+ * user of stream and, as reading or writing, its reader or writer (C24).
+ * ASYNC_IO_CLOSED when fclose() closes the stream meanwhile.
+ */
+async_io_status async_io_stream_wait(php_stream *stream, int fd, unsigned events, uint64_t deadline,
+	tasync_coroutine_t *self, bool reading);
+
+/*
+ * Fails a socket stream as a connection reset would (rule C24, after a
+ * read or write cancelled midway): the connection is shut down, the fd
+ * now reads EOF and fails writes (EPIPE), what the stream had buffered is
+ * dropped and feof() is true, so that no later call can consume a reply
+ * meant for the cancelled one.
+ */
+void async_io_stream_fail(php_stream *stream);
+
+/* ------------------------------------------------------------- io_tls.c */
+
+void async_io_tls_startup(void);
+/* Checks ext/openssl's stream data of a stream its factory just made;
+ * false (TLS left to PHP) when the layout is not the known one. */
+bool async_io_tls_check_new(php_stream *stream, bool crypto_proto, const struct timeval *timeout);
+/* The layout was checked and holds. */
+bool async_io_tls_known(void);
+/* stream (ext/openssl's ops) has TLS active. */
+bool async_io_tls_active(php_stream *stream);
+/* A read or write of an active TLS stream in coroutine self. */
+ssize_t async_io_tls_io(php_stream *stream, const php_stream_ops *orig, bool reading, char *buf, size_t count,
+	tasync_coroutine_t *self);
+/* PHP_STREAM_OPTION_CRYPTO_API: the handshake suspends the coroutine. */
+int async_io_tls_set_option(php_stream *stream, const php_stream_ops *orig, int value,
+	php_stream_xport_crypto_param *cparam);
+/* Around a connect of ssl:// / tls://: holds back xp_ssl.c's handshake
+ * (returns the flag to restore), then runs it through the stream's ops
+ * once connected: 0, or -1 after PHP's "Failed to enable crypto". */
+int async_io_tls_suspend_auto_enable(php_stream *stream);
+void async_io_tls_restore_auto_enable(php_stream *stream, int was);
+int async_io_tls_auto_enable(php_stream *stream);
 
 /* ------------------------------------------------------------ io_dns.c */
 
