@@ -30,6 +30,7 @@
 #endif
 
 #include "php_async.h"
+#include "php_async_io.h"
 
 #include "ext/standard/basic_functions.h"
 #include "ext/standard/info.h"
@@ -372,6 +373,8 @@ static PHP_RINIT_FUNCTION(async)
 	ASYNC_G(aborting) = false;
 	ASYNC_G(in_drain) = false;
 	ASYNC_G(fiber_used) = false;
+	/* ext/sockets loaded after async (dl()) is taken over now. */
+	async_io_sockets_startup();
 	register_end_of_script();
 	return SUCCESS;
 }
@@ -532,6 +535,8 @@ static const zend_module_dep async_deps[] = {
 	ZEND_MOD_OPTIONAL("openssl")
 	/* Its functions must exist before io_curl.c takes them over. */
 	ZEND_MOD_OPTIONAL("curl")
+	/* Likewise for io_sockets.c (which also looks again at RINIT). */
+	ZEND_MOD_OPTIONAL("sockets")
 	ZEND_MOD_END
 };
 

@@ -502,6 +502,7 @@ void async_io_startup(void)
 	async_io_select_startup();
 	async_io_dns_startup();
 	async_io_files_startup();
+	async_io_sockets_startup();
 #ifdef ASYNC_HAVE_CURL
 	async_io_curl_startup();
 #endif
@@ -509,6 +510,7 @@ void async_io_startup(void)
 
 void async_io_shutdown(void)
 {
+	async_io_sockets_shutdown();
 	async_io_streams_shutdown();
 	io_unhook_all();
 }

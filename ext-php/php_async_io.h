@@ -6,10 +6,16 @@
  *   io_hooks.c    the hook table (PHP functions whose handlers are
  *                 replaced at MINIT), the wait helpers every hook uses,
  *                 sleep / usleep / time_nanosleep / time_sleep_until
- *   io_streams.c  socket streams (tcp, udp, unix, udg): the transports'
- *                 stream ops wrapped so that only the waiting changes;
+ *   io_streams.c  socket streams (tcp, udp, unix, udg, ssl, tls): the
+ *                 transports' stream ops wrapped so that only the waiting
+ *                 changes; one reader and one writer per stream (C24);
  *                 fclose and stream_socket_pair
- *   io_select.c   stream_select
+ *   io_select.c   stream_select; the wait on several fds others use
+ *   io_tls.c      TLS streams (https://, ssl://, tls://,
+ *                 stream_socket_enable_crypto): PHP's own TLS code run in
+ *                 its non-blocking mode, each would-block a suspension
+ *   io_sockets.c  ext/sockets: socket_connect/accept/read/write/recv/
+ *                 send/recvfrom/sendto/select on blocking sockets
  *   io_dns.c      gethostbyname, gethostbynamel, gethostbyaddr and the
  *                 name resolution of stream connects, on the thread pool
  *   io_files.c    file_get_contents / file_put_contents of plain files
@@ -124,6 +130,15 @@ void async_io_busy_release(async_io_busy *b);
 /* Forgets the stream of b (it is being freed); b lives on for its users. */
 void async_io_busy_detach(async_io_busy *b);
 
+/*
+ * Waits until one of fds is ready for its events[i] (TASYNC_IO_* bits) or
+ * the deadline (0 = none) passes. The fds are any PHP's code owns (each
+ * is watched through a dup() closed afterwards, so that PHP may close and
+ * reuse the numbers). ASYNC_IO_TIMEOUT when nothing is watchable and a
+ * deadline is given; ASYNC_IO_UNSUPPORTED when the reactor refuses one.
+ */
+async_io_status async_io_wait_fds(const int *fds, const unsigned *events, uint32_t count, uint64_t deadline);
+
 /* ------------------------------------------------------------ startups */
 
 void async_io_streams_startup(void);
@@ -131,6 +146,9 @@ void async_io_streams_shutdown(void);
 void async_io_select_startup(void);
 void async_io_dns_startup(void);
 void async_io_files_startup(void);
+/* At MINIT and at every RINIT until ext/sockets is found. */
+void async_io_sockets_startup(void);
+void async_io_sockets_shutdown(void);
 #ifdef ASYNC_HAVE_CURL
 /* After ext/curl's MINIT (async's optional dependency on curl). */
 void async_io_curl_startup(void);
