@@ -932,10 +932,18 @@ static int io_connect(php_stream *stream, const php_stream_ops *orig, php_stream
 
 /* ------------------------------------------------------- recvfrom / sendto */
 
-/* stream_socket_recvfrom() on a blocking stream: wait until a read would
- * not block (PHP waits without a timeout there). */
+/*
+ * stream_socket_recvfrom() on a blocking stream: wait until a read would
+ * not block. PHP's recvfrom() waits without a timeout there (a UDP
+ * receive whose datagram never comes blocks forever); here the stream's
+ * timeout (stream_set_timeout, default_socket_timeout) bounds the wait as
+ * it bounds fread(): ASYNC_IO_TIMEOUT, and the stream's meta data says
+ * timed_out.
+ */
 static async_io_status io_recv_wait(php_stream *stream, php_netstream_data_t *sock)
 {
+	uint64_t deadline = 0;
+	bool deadline_known = false;
 	for (;;) {
 		char c;
 		ssize_t n = recv(sock->socket, &c, 1, MSG_PEEK | MSG_DONTWAIT);
@@ -945,7 +953,16 @@ static async_io_status io_recv_wait(php_stream *stream, php_netstream_data_t *so
 		if (errno == EINTR) {
 			continue;
 		}
-		async_io_status st = io_wait_on(stream, sock->socket, TASYNC_IO_READABLE, 0);
+		if (!deadline_known) {
+			deadline = async_io_deadline(&sock->timeout);
+			deadline_known = true;
+		}
+		/* A zero timeout: nothing is there now, so it has passed. */
+		async_io_status st = io_tv_is_zero(&sock->timeout) ? ASYNC_IO_TIMEOUT
+			: io_wait_on(stream, sock->socket, TASYNC_IO_READABLE, deadline);
+		if (st == ASYNC_IO_TIMEOUT) {
+			sock->timeout_event = 1;
+		}
 		if (st != ASYNC_IO_READY) {
 			return st;
 		}
@@ -1016,6 +1033,11 @@ static int io_sock_set_option(php_stream *stream, int option, int value, void *p
 					&& async_io_coroutine() != NULL) {
 				bool recv_op = xp->op == STREAM_XPORT_OP_RECV;
 				async_io_status st = recv_op ? io_recv_wait(stream, sock) : io_send_wait(stream, sock);
+				if (st == ASYNC_IO_TIMEOUT) {
+					/* As a failed recvfrom(): stream_socket_recvfrom() returns false. */
+					xp->outputs.returncode = -1;
+					return PHP_STREAM_OPTION_RETURN_OK;
+				}
 				if (st == ASYNC_IO_CANCELLED || st == ASYNC_IO_CLOSED || st == ASYNC_IO_ABORTED) {
 					/* C18: the call fails as a failed recv/send does. */
 					xp->outputs.returncode = -1;
