@@ -8,14 +8,18 @@
  *                 sleep / usleep / time_nanosleep / time_sleep_until
  *   io_streams.c  socket streams (tcp, udp, unix, udg, ssl, tls): the
  *                 transports' stream ops wrapped so that only the waiting
- *                 changes; one reader and one writer per stream (C24);
+ *                 changes; one reader and one writer per stream (C24),
+ *                 a read or write cancelled midway fails the stream;
+ *                 stream_socket_recvfrom bounded by the stream's timeout;
  *                 fclose and stream_socket_pair
- *   io_select.c   stream_select; the wait on several fds others use
+ *   io_select.c   stream_select over sockets, TLS streams, pipes and
+ *                 plain files; the wait on several fds others use
  *   io_tls.c      TLS streams (https://, ssl://, tls://,
  *                 stream_socket_enable_crypto): PHP's own TLS code run in
  *                 its non-blocking mode, each would-block a suspension
  *   io_sockets.c  ext/sockets: socket_connect/accept/read/write/recv/
- *                 send/recvfrom/sendto/select on blocking sockets
+ *                 send/recvfrom/sendto/select on blocking sockets (PHP's
+ *                 functions on the socket made non-blocking for the call)
  *   io_dns.c      gethostbyname, gethostbynamel, gethostbyaddr and the
  *                 name resolution of stream connects, on the thread pool
  *   io_files.c    file_get_contents / file_put_contents of plain files
