@@ -373,8 +373,9 @@ static PHP_RINIT_FUNCTION(async)
 	ASYNC_G(aborting) = false;
 	ASYNC_G(in_drain) = false;
 	ASYNC_G(fiber_used) = false;
-	/* ext/sockets loaded after async (dl()) is taken over now. */
+	/* ext/sockets and ext/mysqli loaded after async (dl()) are taken over now. */
 	async_io_sockets_startup();
+	async_io_mysqli_startup();
 	register_end_of_script();
 	return SUCCESS;
 }
@@ -537,6 +538,7 @@ static const zend_module_dep async_deps[] = {
 	ZEND_MOD_OPTIONAL("curl")
 	/* Likewise for io_sockets.c (which also looks again at RINIT). */
 	ZEND_MOD_OPTIONAL("sockets")
+	ZEND_MOD_OPTIONAL("mysqli")
 	ZEND_MOD_END
 };
 

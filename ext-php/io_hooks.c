@@ -503,6 +503,7 @@ void async_io_startup(void)
 	async_io_dns_startup();
 	async_io_files_startup();
 	async_io_sockets_startup();
+	async_io_mysqli_startup();
 #ifdef ASYNC_HAVE_CURL
 	async_io_curl_startup();
 #endif
@@ -511,6 +512,7 @@ void async_io_startup(void)
 void async_io_shutdown(void)
 {
 	async_io_sockets_shutdown();
+	async_io_mysqli_shutdown();
 	async_io_streams_shutdown();
 	io_unhook_all();
 }

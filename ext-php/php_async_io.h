@@ -20,6 +20,7 @@
  *   io_sockets.c  ext/sockets: socket_connect/accept/read/write/recv/
  *                 send/recvfrom/sendto/select on blocking sockets (PHP's
  *                 functions on the socket made non-blocking for the call)
+ *   io_mysqli.c   mysqli_poll (the sockets of mysqlnd's connections)
  *   io_dns.c      gethostbyname, gethostbynamel, gethostbyaddr and the
  *                 name resolution of stream connects, on the thread pool
  *   io_files.c    file_get_contents / file_put_contents of plain files
@@ -153,6 +154,9 @@ void async_io_files_startup(void);
 /* At MINIT and at every RINIT until ext/sockets is found. */
 void async_io_sockets_startup(void);
 void async_io_sockets_shutdown(void);
+/* Likewise for ext/mysqli (mysqli_poll). */
+void async_io_mysqli_startup(void);
+void async_io_mysqli_shutdown(void);
 #ifdef ASYNC_HAVE_CURL
 /* After ext/curl's MINIT (async's optional dependency on curl). */
 void async_io_curl_startup(void);
