@@ -41,6 +41,9 @@ RULES = [
     ("C19", "async code in shutdown functions"),
     ("C20", "protect holds cancellation back"),
     ("C21", "delay is cancellable; timeout is an awaitable"),
+    ("C22", "a fatal error in any coroutine ends the request"),
+    ("C23", "output buffers and error mode are per coroutine"),
+    ("C26", "foreign signals keep their meaning; Async\\signal"),
     ("S1", "new Scope is a root; inherit makes a child; global"),
     ("S2", "spawn uses the current scope"),
     ("S3", "spawning into a closed scope fails"),
@@ -62,7 +65,9 @@ RULES = [
 ]
 
 GTEST_DIRS = ["conformance/rules", "core/tests"]
-PHPT_DIR = "ext-php/tests"
+# phpt folders: the extension's (names shown relative to it) and the
+# plugins' (names shown from the project root).
+PHPT_DIRS = ["ext-php/tests", "plugins/pgsql/tests"]
 
 
 def collect():
@@ -75,13 +80,15 @@ def collect():
                 m = re.match(r"([CSXG]\d+)_", name)
                 if m and m.group(1) in gtest:
                     gtest[m.group(1)].append(f"{suite}.{name}")
-    phpt_dir = ROOT / PHPT_DIR
-    if phpt_dir.is_dir():
+    for i, d in enumerate(PHPT_DIRS):
+        phpt_dir = ROOT / d
+        if not phpt_dir.is_dir():
+            continue
         for f in sorted(phpt_dir.rglob("*.phpt")):
             for m in re.finditer(r"(?:^|-)([csxg]\d+)(?=-)", f.stem):
                 rid = m.group(1).upper()
                 if rid in phpt:
-                    phpt[rid].append(str(f.relative_to(phpt_dir)))
+                    phpt[rid].append(str(f.relative_to(phpt_dir if i == 0 else ROOT)))
     return gtest, phpt
 
 

@@ -166,6 +166,19 @@ static void drain(void)
 	tasync_runtime_run(rt);
 	ASYNC_G(in_drain) = false;
 	ASYNC_G(abort_mode) = ASYNC_ABORT_NONE;
+	/* What a fatal error doomed has unwound: coroutines that shutdown
+	 * functions start from now on run as usual (C19). */
+	ASYNC_G(fatal_abort) = false;
+#ifdef ZEND_HAS_OOM
+	/* An out-of-memory error PHP delayed to a VM interrupt stays "handled"
+	 * and keeps the VM from calling any function until the request's
+	 * shutdown clears it before the shutdown functions run. One that
+	 * happened in a coroutine during this drain came after that point:
+	 * clear it the same way, or no shutdown function could run. */
+	if (EG(delayed_oom).state == ZEND_OOM_STATE_HANDLED) {
+		EG(delayed_oom).state = ZEND_OOM_STATE_NONE;
+	}
+#endif
 	async_safe_point();
 
 	zend_object *error = tasync_runtime_take_error(rt);
@@ -371,6 +384,7 @@ static PHP_RINIT_FUNCTION(async)
 	ASYNC_G(bailout_pending) = false;
 	ASYNC_G(abort_mode) = ASYNC_ABORT_NONE;
 	ASYNC_G(aborting) = false;
+	ASYNC_G(fatal_abort) = false;
 	ASYNC_G(in_drain) = false;
 	ASYNC_G(fiber_used) = false;
 	/* ext/sockets and ext/mysqli loaded after async (dl()) are taken over now. */
@@ -395,7 +409,7 @@ static PHP_RSHUTDOWN_FUNCTION(async)
 
 		if (ASYNC_G(main_object) != NULL) {
 			/* The main coroutine dies with the runtime: detach its object. */
-			async_coroutine *c = async_coroutine_from_obj(ASYNC_G(main_object));
+			async_coroutine_obj *c = async_coroutine_obj_from(ASYNC_G(main_object));
 			tasync_coroutine_release(c->co);
 			c->co = NULL;
 			OBJ_RELEASE(ASYNC_G(main_object));

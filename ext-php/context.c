@@ -3,11 +3,14 @@
  * (api/include/tasync/context.h), and currentContext(), coroutineContext(),
  * rootContext().
  *
- * A Context object stands for a scope's context (it holds the scope) or a
- * coroutine's private one (it holds the Coroutine object); one object per
- * context while it lives. Values are boxed PHP values the context retains;
- * object keys are the objects themselves (tagged pointers, see
- * php_async.h), so the slot is reachable only through the object.
+ * A Context object stands for a scope's context (it holds the scope), a
+ * coroutine's private one (it holds the Coroutine object), one object per
+ * context while it lives, or a free-standing context made by new Context()
+ * (no parent: it sees only its own keys). Values are boxed PHP values the
+ * context retains; object keys are the objects themselves (tagged
+ * pointers, see php_async.h), so the slot is reachable only through the
+ * object. Keys are strings or objects, nothing else (X1): an int key is a
+ * TypeError even in coercive mode, not the string it would convert to.
  */
 #include "php_async.h"
 
@@ -24,6 +27,7 @@ static zend_object *context_create(zend_class_entry *ce)
 	c->scope = NULL;
 	c->is_global = false;
 	c->coroutine = NULL;
+	c->own = NULL;
 	zend_object_std_init(&c->std, ce);
 	object_properties_init(&c->std, ce);
 	c->std.handlers = &context_handlers;
@@ -33,8 +37,13 @@ static zend_object *context_create(zend_class_entry *ce)
 static void context_free(zend_object *obj)
 {
 	async_context *c = async_context_from_obj(obj);
+	if (c->own != NULL) {
+		/* Its values are released with it (or were, with the runtime). */
+		tasync_context_release(c->own);
+		c->own = NULL;
+	}
 	if (c->coroutine != NULL) {
-		async_coroutine *co = async_coroutine_from_obj(c->coroutine);
+		async_coroutine_obj *co = async_coroutine_obj_from(c->coroutine);
 		if (co->context == obj) {
 			co->context = NULL;
 		}
@@ -60,13 +69,17 @@ static void context_free(zend_object *obj)
 }
 
 /* The Coroutine object it holds: the collector follows that edge. The
- * values of a scope's context are reported by the Scope object (scope.c). */
+ * values of a scope's context are reported by the Scope object (scope.c);
+ * those of a free-standing context by its only holder, this object. */
 static HashTable *context_get_gc(zend_object *obj, zval **table, int *num)
 {
 	async_context *c = async_context_from_obj(obj);
 	zend_get_gc_buffer *buf = zend_get_gc_buffer_create();
 	if (c->coroutine != NULL) {
 		zend_get_gc_buffer_add_obj(buf, c->coroutine);
+	}
+	if (c->own != NULL && ASYNC_G(rt) != NULL) {
+		async_context_gc(c->own, buf);
 	}
 	zend_get_gc_buffer_use(buf, table, num);
 	return NULL;
@@ -97,7 +110,7 @@ zend_object *async_scope_context_object(tasync_scope_t *scope)
 
 zend_object *async_context_for_coroutine(zend_object *coroutine)
 {
-	async_coroutine *co = async_coroutine_from_obj(coroutine);
+	async_coroutine_obj *co = async_coroutine_obj_from(coroutine);
 	if (co->context != NULL) {
 		GC_ADDREF(co->context);
 		return co->context;
@@ -138,10 +151,12 @@ static tasync_context_t *this_context(zval *this_zv)
 	async_context *c = async_context_from_obj(Z_OBJ_P(this_zv));
 	tasync_context_t *ctx = NULL;
 	if (ASYNC_G(rt) != NULL) {
-		if (c->scope != NULL) {
+		if (c->own != NULL) {
+			ctx = c->own;
+		} else if (c->scope != NULL) {
 			ctx = tasync_scope_context(c->scope);
 		} else if (c->coroutine != NULL) {
-			async_coroutine *co = async_coroutine_from_obj(c->coroutine);
+			async_coroutine_obj *co = async_coroutine_obj_from(c->coroutine);
 			ctx = co->co != NULL ? tasync_coroutine_context(co->co) : NULL;
 		}
 	}
@@ -164,12 +179,32 @@ static void make_key(tasync_context_key_t *key, zend_object *obj, zend_string *s
 	}
 }
 
+/* Rule X1: a key is a string or an object, in coercive mode too (an int
+ * or a float would silently become another key than the caller meant). */
+static bool key_of(zval *zkey, zend_object **obj, zend_string **str)
+{
+	if (Z_TYPE_P(zkey) == IS_OBJECT) {
+		*obj = Z_OBJ_P(zkey);
+		return true;
+	}
+	if (Z_TYPE_P(zkey) == IS_STRING) {
+		*str = Z_STR_P(zkey);
+		return true;
+	}
+	zend_argument_type_error(1, "must be of type object|string, %s given", zend_zval_type_name(zkey));
+	return false;
+}
+
 #define KEY_PARAM() \
+	zval *zkey; \
 	zend_object *key_obj = NULL; \
 	zend_string *key_str = NULL; \
 	ZEND_PARSE_PARAMETERS_START(1, 1) \
-		Z_PARAM_OBJ_OR_STR(key_obj, key_str) \
+		Z_PARAM_ZVAL(zkey) \
 	ZEND_PARSE_PARAMETERS_END(); \
+	if (!key_of(zkey, &key_obj, &key_str)) { \
+		RETURN_THROWS(); \
+	} \
 	tasync_context_t *ctx = this_context(ZEND_THIS); \
 	if (ctx == NULL) { \
 		RETURN_THROWS(); \
@@ -203,7 +238,19 @@ static void context_has(INTERNAL_FUNCTION_PARAMETERS, bool local)
 ZEND_METHOD(Async_Context, __construct)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
-	zend_throw_error(NULL, "Cannot directly construct Async\\Context, use Async\\currentContext() and friends");
+	async_context *c = async_context_from_obj(Z_OBJ_P(ZEND_THIS));
+	if (c->own != NULL || c->scope != NULL || c->coroutine != NULL) {
+		zend_throw_error(NULL, "Cannot call constructor twice");
+		RETURN_THROWS();
+	}
+	tasync_runtime_t *rt = async_runtime();
+	if (rt == NULL) {
+		RETURN_THROWS();
+	}
+	int rc = tasync_context_create(rt, &c->own);
+	if (rc != 0) {
+		async_throw_error(rc, NULL);
+	}
 }
 
 ZEND_METHOD(Async_Context, find)
@@ -238,16 +285,20 @@ ZEND_METHOD(Async_Context, hasLocal)
 
 ZEND_METHOD(Async_Context, set)
 {
+	zval *zkey;
 	zend_object *key_obj = NULL;
 	zend_string *key_str = NULL;
 	zval *value;
 	bool replace = false;
 	ZEND_PARSE_PARAMETERS_START(2, 3)
-		Z_PARAM_OBJ_OR_STR(key_obj, key_str)
+		Z_PARAM_ZVAL(zkey)
 		Z_PARAM_ZVAL(value)
 		Z_PARAM_OPTIONAL
 		Z_PARAM_BOOL(replace)
 	ZEND_PARSE_PARAMETERS_END();
+	if (!key_of(zkey, &key_obj, &key_str)) {
+		RETURN_THROWS();
+	}
 	tasync_context_t *ctx = this_context(ZEND_THIS);
 	if (ctx == NULL) {
 		RETURN_THROWS();

@@ -2,11 +2,33 @@
  * coroutine.c - Async\Coroutine and the entry point every PHP coroutine
  * starts in.
  *
- * Ownership: the PHP object holds one reference to the core coroutine (its
- * `co`), and the core holds one reference to the PHP object through the
- * spawn argument until the coroutine no longer needs it (arg_release). So a
- * coroutine that has not finished always has a live PHP object, whatever
- * the user keeps, and the object outlives the core's need for it.
+ * Ownership. Two things stand for a PHP coroutine, and neither outlives
+ * what it points to:
+ *
+ *  - The record (async_coroutine, php_async.h) is what the core holds: its
+ *    host data (the VM state the switch hooks save and restore) and its
+ *    spawn argument (the callable). It is not a PHP object, so no
+ *    reference count or garbage collection can free it while the core
+ *    still uses it: the core uses host data until it calls the host's
+ *    coroutine_free (host.h), and the argument until arg_release. The
+ *    record is freed when both are done: by coroutine_free for a coroutine
+ *    that started, by arg_release for one that never did (which then
+ *    takes the host data back). A completion callback's record becomes
+ *    its coroutine's host data only when it starts: until then the
+ *    extension does not know which core coroutine the core made for it.
+ *  - The Coroutine object (async_coroutine_obj) is a handle: it holds one
+ *    reference to the core coroutine through the ABI, which is what rule
+ *    S10's Future semantics count (an error stays on the coroutine while a
+ *    handle is alive). The core holds no reference to the object, so the
+ *    object lives exactly as long as PHP code (or a pending onFinally
+ *    callback) can reach it. The record points to the object weakly, so
+ *    that currentCoroutine() and friends return the same object while it
+ *    lives, and a new one after it was freed.
+ *
+ * (An earlier design embedded the record in the object and let the core
+ * hold the object until arg_release; a completion callback's object never
+ * learnt its core coroutine, so nothing detached the host data when it was
+ * freed, and the core's coroutine_free then wrote into freed memory.)
  *
  * Each coroutine runs on its own PHP VM stack, set up here the way
  * Zend/zend_fibers.c sets up a Fiber's (zend_fiber_execute), below a frame
@@ -19,9 +41,22 @@
 #include "zend_interfaces.h"
 #include "stubs/coroutine_arginfo.h"
 
-/* The first VM stack page of a coroutine: 4 KiB (Fibers take 16 KiB),
- * so that many suspended coroutines stay cheap; it grows on demand. */
-#define ASYNC_VM_STACK_SIZE (256 * sizeof(zval))
+/*
+ * The VM stack of a coroutine. Its first page is a local array of
+ * async_coroutine_entry(), so it lives on the coroutine's own C stack, in
+ * the top page that the coroutine touches anyway: a suspended coroutine
+ * that is not deep in PHP calls costs no PHP memory for its VM stack (and
+ * nothing of memory_limit), and the page is as warm as the stack, which the
+ * core's stack pool keeps for reuse (a burst of coroutines does not
+ * allocate VM stack pages from Zend MM, whose empty chunks would go back
+ * to the kernel). 2 KiB hold the bottom frame and a few frames of user
+ * code (a closure awaiting delay() or fread() needs about 400 bytes); the C
+ * frames of a suspension take 1.2 to 1.7 KiB, so both share one page.
+ * Deeper code grows the stack on demand by pages of ASYNC_VM_STACK_PAGE
+ * from Zend MM, as Fibers' stacks grow.
+ */
+#define ASYNC_VM_STACK_FIRST (128 * sizeof(zval))
+#define ASYNC_VM_STACK_PAGE (256 * sizeof(zval))
 
 zend_class_entry *async_ce_coroutine;
 static zend_object_handlers coroutine_handlers;
@@ -29,18 +64,24 @@ static zend_object_handlers coroutine_handlers;
 /* The frame at the bottom of every coroutine's VM stack. */
 static zend_function async_coroutine_function = { ZEND_INTERNAL_FUNCTION };
 
-/* ------------------------------------------------------------- object */
+/* ------------------------------------------------------------- record */
 
-static zend_object *coroutine_create(zend_class_entry *ce)
+static async_coroutine *record_create(void)
 {
-	async_coroutine *c = zend_object_alloc(sizeof(async_coroutine), ce);
-	memset(c, 0, XtOffsetOf(async_coroutine, std));
+	async_coroutine *c = ecalloc(1, sizeof(*c));
+	c->after_abort = ASYNC_G(aborting);
 	ZVAL_UNDEF(&c->fci.function_name);
 	ZVAL_UNDEF(&c->named);
-	zend_object_std_init(&c->std, ce);
-	object_properties_init(&c->std, ce);
-	c->std.handlers = &coroutine_handlers;
-	return &c->std;
+	return c;
+}
+
+async_coroutine *async_coroutine_of(tasync_coroutine_t *co)
+{
+	void *hd = co != NULL ? tasync_coroutine_host_data(co) : NULL;
+	if (hd == NULL || hd == &ASYNC_G(main_vm)) {
+		return NULL;
+	}
+	return (async_coroutine *) ((char *) hd - XtOffsetOf(async_coroutine, vm));
 }
 
 /* Drops the callable and its arguments (PHP context only). */
@@ -61,133 +102,145 @@ static void coroutine_release_call(async_coroutine *c)
 	c->fci.named_params = NULL;
 }
 
+/* The same from inside a core callback: the releases wait for a safe point. */
+static void coroutine_defer_release_call(async_coroutine *c)
+{
+	async_defer_release(&c->fci.function_name);
+	ZVAL_UNDEF(&c->fci.function_name);
+	for (uint32_t i = 0; i < c->fci.param_count; i++) {
+		async_defer_release(&c->fci.params[i]);
+	}
+	if (c->fci.params != NULL) {
+		efree(c->fci.params);
+		c->fci.params = NULL;
+	}
+	c->fci.param_count = 0;
+	async_defer_release(&c->named);
+	ZVAL_UNDEF(&c->named);
+	c->fci.named_params = NULL;
+	if (c->finally_scope != NULL) {
+		async_scope_unhold(c->finally_scope);
+		async_defer_scope_release(c->finally_scope);
+		c->finally_scope = NULL;
+	}
+}
+
+/* Frees a record the core no longer uses (from inside the core too). */
+static void record_free(async_coroutine *c)
+{
+	coroutine_defer_release_call(c);
+	/* Only a coroutine abandoned by a destroyed runtime still has output
+	 * buffers and VM stack pages: its frames are abandoned as PHP abandons
+	 * them after a fatal error. */
+	async_vm_free_pages(&c->vm);
+	efree(c);
+}
+
+void async_coroutine_record_free(async_vm_state *vm)
+{
+	record_free((async_coroutine *) ((char *) vm - XtOffsetOf(async_coroutine, vm)));
+}
+
+/* ------------------------------------------------------------- object */
+
+static zend_object *coroutine_create(zend_class_entry *ce)
+{
+	async_coroutine_obj *o = zend_object_alloc(sizeof(async_coroutine_obj), ce);
+	memset(o, 0, XtOffsetOf(async_coroutine_obj, std));
+	zend_object_std_init(&o->std, ce);
+	object_properties_init(&o->std, ce);
+	o->std.handlers = &coroutine_handlers;
+	return &o->std;
+}
+
 static void coroutine_free(zend_object *obj)
 {
-	async_coroutine *c = async_coroutine_from_obj(obj);
-	if (c->co != NULL) {
-		if (!c->is_main && tasync_coroutine_host_data(c->co) == &c->vm) {
-			tasync_coroutine_set_host_data(c->co, NULL);
+	async_coroutine_obj *o = async_coroutine_obj_from(obj);
+	if (o->co != NULL) {
+		async_coroutine *c = o->is_main ? NULL : async_coroutine_of(o->co);
+		if (c != NULL && c->object == obj) {
+			c->object = NULL;
 		}
-		tasync_coroutine_release(c->co);
-		c->co = NULL;
+		/* The last handle may escalate a held error (S10): the core only
+		 * queues that, no PHP code runs here. */
+		tasync_coroutine_release(o->co);
+		o->co = NULL;
 	}
-	coroutine_release_call(c);
 	async_flush_releases();
-	/* Only a coroutine abandoned by a destroyed runtime still has pages. */
-	zend_vm_stack stack = c->vm.vm_stack;
-	while (stack != NULL) {
-		zend_vm_stack prev = stack->prev;
-		efree(stack);
-		stack = prev;
-	}
-	c->vm.vm_stack = NULL;
 	zend_object_std_dtor(obj);
 }
 
+/*
+ * Rule C17: the outcome of a completed coroutine is visible to the
+ * collector, but only once the object is the coroutine's only holder in
+ * practice: the coroutine has finished running (its stack is gone; one
+ * that still runs, e.g. escalating a held error, keeps using it). The
+ * frames and the private context of an unfinished coroutine belong to the
+ * core, not to this handle, and are not reported.
+ */
 static HashTable *coroutine_get_gc(zend_object *obj, zval **table, int *num)
 {
-	async_coroutine *c = async_coroutine_from_obj(obj);
+	async_coroutine_obj *o = async_coroutine_obj_from(obj);
 	zend_get_gc_buffer *buf = zend_get_gc_buffer_create();
-	HashTable *last_symbol_table = NULL;
-
-	zend_get_gc_buffer_add_zval(buf, &c->fci.function_name);
-	for (uint32_t i = 0; i < c->fci.param_count; i++) {
-		zend_get_gc_buffer_add_zval(buf, &c->fci.params[i]);
-	}
-	zend_get_gc_buffer_add_zval(buf, &c->named);
-
-	if (c->co != NULL) {
-		uint32_t flags = tasync_coroutine_flags(c->co);
-		if (flags & TASYNC_CO_COMPLETED) {
-			/* Rule C17: the result and the exception are visible. */
-			void *value = NULL, *error = NULL;
-			if (tasync_coroutine_outcome(c->co, &value, &error) == 0) {
-				/* A result box shared with a task group or a Future is
-				 * theirs too: reported by nobody rather than twice. */
-				if (value != NULL && async_value_refs(value) == 1) {
-					zend_get_gc_buffer_add_zval(buf, async_value_zval(value));
-				}
-				if (error != NULL) {
-					zend_get_gc_buffer_add_obj(buf, (zend_object *) error);
-				}
+	if (o->co != NULL && !o->is_main) {
+		uint32_t flags = tasync_coroutine_flags(o->co);
+		void *value = NULL, *error = NULL;
+		if ((flags & TASYNC_CO_COMPLETED) && (flags & TASYNC_CO_STARTED)
+				&& tasync_coroutine_stack_bounds(o->co, NULL, NULL) != 0
+				&& tasync_coroutine_outcome(o->co, &value, &error) == 0) {
+			/* A result box shared with a task group or a Future is
+			 * theirs too: reported by nobody rather than twice. */
+			if (value != NULL && async_value_refs(value) == 1) {
+				zend_get_gc_buffer_add_zval(buf, async_value_zval(value));
 			}
-		} else if (c->has_context && ASYNC_G(rt) != NULL) {
-			/* Its private context: released when it completes (X2); while it
-			 * runs the core holds this object, so reporting is harmless. */
-			async_context_gc(tasync_coroutine_context(c->co), buf);
-		}
-		if (!(flags & TASYNC_CO_COMPLETED) && !c->is_main && (flags & TASYNC_CO_SUSPENDED)
-				&& c->vm.current_execute_data != NULL) {
-			/* The frames of a suspended coroutine, as Fibers report theirs. */
-			for (zend_execute_data *ex = c->vm.current_execute_data; ex != NULL; ex = ex->prev_execute_data) {
-				HashTable *symbol_table = zend_unfinished_execution_gc_ex(
-					ex, ex->func && ZEND_USER_CODE(ex->func->type) ? ex->call : NULL, buf, false);
-				if (symbol_table != NULL) {
-					if (last_symbol_table != NULL) {
-						zval *val;
-						ZEND_HASH_FOREACH_VAL(last_symbol_table, val) {
-							if (EXPECTED(Z_TYPE_P(val) == IS_INDIRECT)) {
-								val = Z_INDIRECT_P(val);
-							}
-							zend_get_gc_buffer_add_zval(buf, val);
-						} ZEND_HASH_FOREACH_END();
-					}
-					last_symbol_table = symbol_table;
-				}
+			if (error != NULL) {
+				zend_get_gc_buffer_add_obj(buf, (zend_object *) error);
 			}
 		}
 	}
 	zend_get_gc_buffer_use(buf, table, num);
-	return last_symbol_table;
+	return NULL;
+}
+
+/* A new Coroutine object standing for co (takes a handle on it). */
+static zend_object *coroutine_object_new(tasync_coroutine_t *co)
+{
+	zval zv;
+	object_init_ex(&zv, async_ce_coroutine);
+	async_coroutine_obj *o = async_coroutine_obj_from(Z_OBJ(zv));
+	o->co = co;
+	tasync_coroutine_retain(co);
+	return Z_OBJ(zv);
 }
 
 zend_object *async_coroutine_object_for(tasync_coroutine_t *co)
 {
-	void *hd = tasync_coroutine_host_data(co);
-	zend_object *obj;
-	if (hd == &ASYNC_G(main_vm)) {
-		obj = async_main_coroutine_object();
+	if (tasync_coroutine_host_data(co) == &ASYNC_G(main_vm)) {
+		zend_object *obj = async_main_coroutine_object();
 		GC_ADDREF(obj);
 		return obj;
 	}
-	if (hd != NULL) {
-		async_coroutine *c = (async_coroutine *) ((char *) hd - XtOffsetOf(async_coroutine, vm));
-		if (c->co == NULL) {
-			/* A completion callback the core spawned, not started yet. */
-			c->co = co;
-			tasync_coroutine_retain(co);
-		}
-		GC_ADDREF(&c->std);
-		return &c->std;
+	async_coroutine *c = async_coroutine_of(co);
+	if (c != NULL && c->object != NULL) {
+		GC_ADDREF(c->object);
+		return c->object;
 	}
-	/* No object: a completed coroutine whose object was freed, or a native
-	 * coroutine of another extension. A new object stands for it; a
-	 * completed one keeps it (its host data is free), a running native one
-	 * keeps its own host data (the switch hooks read it). */
-	zval zv;
-	object_init_ex(&zv, async_ce_coroutine);
-	async_coroutine *c = async_coroutine_from_obj(Z_OBJ(zv));
-	c->co = co;
-	tasync_coroutine_retain(co);
-	uint32_t flags = tasync_coroutine_flags(co);
-	c->started = (flags & TASYNC_CO_STARTED) != 0;
-	if (flags & TASYNC_CO_COMPLETED) {
-		tasync_coroutine_set_host_data(co, &c->vm);
+	/* No object stands for it (its last one was freed, or it is a
+	 * completion callback, or a coroutine of another extension). */
+	zend_object *obj = coroutine_object_new(co);
+	if (c != NULL) {
+		c->co = co;
+		c->object = obj;
 	}
-	return Z_OBJ(zv);
+	return obj;
 }
 
 zend_object *async_main_coroutine_object(void)
 {
 	if (ASYNC_G(main_object) == NULL) {
-		zval zv;
-		object_init_ex(&zv, async_ce_coroutine);
-		async_coroutine *c = async_coroutine_from_obj(Z_OBJ(zv));
-		c->is_main = true;
-		c->started = true;
-		c->co = ASYNC_G(main_co);
-		tasync_coroutine_retain(c->co);
-		ASYNC_G(main_object) = Z_OBJ(zv);
+		zend_object *obj = coroutine_object_new(ASYNC_G(main_co));
+		async_coroutine_obj_from(obj)->is_main = true;
+		ASYNC_G(main_object) = obj;
 	}
 	return ASYNC_G(main_object);
 }
@@ -195,8 +248,8 @@ zend_object *async_main_coroutine_object(void)
 tasync_awaitable_t *async_awaitable_of(zend_object *obj)
 {
 	if (instanceof_function(obj->ce, async_ce_coroutine)) {
-		async_coroutine *c = async_coroutine_from_obj(obj);
-		return c->co != NULL ? tasync_coroutine_awaitable(c->co) : NULL;
+		async_coroutine_obj *o = async_coroutine_obj_from(obj);
+		return o->co != NULL ? tasync_coroutine_awaitable(o->co) : NULL;
 	}
 	if (instanceof_function(obj->ce, async_ce_timeout)) {
 		return async_timeout_from_obj(obj)->aw;
@@ -249,38 +302,44 @@ void async_spawn_call(zval *return_value, tasync_scope_t *scope, tasync_group_t 
 	if (rt == NULL) {
 		return;
 	}
-	object_init_ex(return_value, async_ce_coroutine);
-	async_coroutine *c = async_coroutine_from_obj(Z_OBJ_P(return_value));
+	async_coroutine *c = record_create();
 	coroutine_set_call(c, fci, fcc, args, argc, named);
 
 	tasync_spawn_options_t opts;
 	coroutine_spawn_options(&opts, c);
 	opts.scope = scope;
 	void *err = NULL;
-	GC_ADDREF(&c->std); /* the core's reference, dropped in arg_release */
-	int rc = group != NULL ? tasync_group_spawn(group, key, &opts, &c->co, &err)
-	                       : tasync_spawn(rt, &opts, &c->co, &err);
+	tasync_coroutine_t *co = NULL;
+	int rc = group != NULL ? tasync_group_spawn(group, key, &opts, &co, &err)
+	                       : tasync_spawn(rt, &opts, &co, &err);
 	if (rc != 0) {
-		GC_DELREF(&c->std);
-		zval_ptr_dtor(return_value);
-		ZVAL_UNDEF(return_value);
+		/* The core took nothing: the record is ours to free. */
+		coroutine_release_call(c);
+		efree(c);
 		async_safe_point();
 		async_throw_error(rc, err);
+		return;
 	}
+	c->co = co;
+	/* The handle spawn returned becomes the object's. */
+	object_init_ex(return_value, async_ce_coroutine);
+	async_coroutine_obj *o = async_coroutine_obj_from(Z_OBJ_P(return_value));
+	o->co = co;
+	c->object = Z_OBJ_P(return_value);
 }
 
 void async_finally_options(tasync_spawn_options_t *opts, zval *callable, zend_object *arg, tasync_scope_t *scope)
 {
-	zval zv;
-	object_init_ex(&zv, async_ce_coroutine);
-	async_coroutine *c = async_coroutine_from_obj(Z_OBJ(zv));
-	memset(&c->fci, 0, sizeof(c->fci));
-	memset(&c->fcc, 0, sizeof(c->fcc));
+	async_coroutine *c = record_create();
 	c->fci.size = sizeof(c->fci);
 	ZVAL_COPY(&c->fci.function_name, callable);
 	c->fci.params = emalloc(sizeof(zval));
 	c->fci.param_count = 1;
-	if (arg != NULL) {
+	if (arg != NULL && instanceof_function(arg->ce, async_ce_coroutine)
+			&& async_coroutine_obj_from(arg)->co != NULL) {
+		ZVAL_NULL(&c->fci.params[0]);
+		c->finally_owner = async_coroutine_obj_from(arg)->co;
+	} else if (arg != NULL) {
 		ZVAL_OBJ_COPY(&c->fci.params[0], arg);
 	} else {
 		/* The Scope object is made when the callback starts: holding one
@@ -291,34 +350,42 @@ void async_finally_options(tasync_spawn_options_t *opts, zval *callable, zend_ob
 		tasync_scope_retain(scope);
 		async_scope_hold(scope);
 	}
-	/* The core holds the object (the reference object_init_ex made) until
-	 * arg_release; the coroutine gets its object when it starts. */
+	/* The core holds the record through arg_release from here; the record
+	 * becomes host data when the callback starts (see the top comment). */
 	coroutine_spawn_options(opts, c);
+	opts->host_data = NULL;
 }
 
 /* ----------------------------------------------------------- entry */
 
-/* The coroutine ended with EG(exception) set: that is its error. */
-static void coroutine_failed(async_coroutine *c, tasync_coroutine_t *self)
+/*
+ * The coroutine ended with EG(exception) set: that is its error. Returns
+ * true when it is no error of the coroutine but a fatal error that PHP
+ * reported by unwinding (see async_request_failed()): the request ends.
+ */
+static bool coroutine_failed(async_coroutine *c, tasync_coroutine_t *self)
 {
 	zend_object *ex = EG(exception);
+	(void) c;
 	if (zend_is_unwind_exit(ex) || zend_is_graceful_exit(ex)) {
 		/* exit()/die() in this coroutine (graceful shutdown has started,
 		 * see fiber_guard.c; the coroutine ends cancelled), or it was
-		 * unwound because the request ends after a fatal error. */
+		 * unwound because the request ends after a fatal error, or the
+		 * fatal error happened here and PHP reported it by unwinding. */
 		zend_clear_exception();
-		return;
+		return async_request_failed();
 	}
 	GC_ADDREF(ex);
 	zend_clear_exception();
 	tasync_coroutine_set_error(self, ex);
 	OBJ_RELEASE(ex);
+	return false;
 }
 
 void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 {
 	async_coroutine *c = arg;
-	bool bailed_out = false;
+	volatile bool fatal = false;
 
 	/* The error_reporting the script started with, as for a new Fiber. */
 	zend_long error_reporting = INI_INT("error_reporting");
@@ -326,11 +393,21 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 		error_reporting = E_ALL;
 	}
 
-	zend_vm_stack stack = zend_vm_stack_new_page(ASYNC_VM_STACK_SIZE, NULL);
+	/* The first VM stack page (see ASYNC_VM_STACK_FIRST): this frame
+	 * outlives every PHP frame of the coroutine, a bailout included. */
+	union {
+		zval align;
+		char bytes[ASYNC_VM_STACK_FIRST];
+	} first_page;
+	zend_vm_stack stack = (zend_vm_stack) first_page.bytes;
+	stack->top = ZEND_VM_STACK_ELEMENTS(stack);
+	stack->end = (zval *) (first_page.bytes + ASYNC_VM_STACK_FIRST);
+	stack->prev = NULL;
+	c->vm.vm_stack_first = stack;
 	EG(vm_stack) = stack;
 	EG(vm_stack_top) = stack->top + ZEND_CALL_FRAME_SLOT;
 	EG(vm_stack_end) = stack->end;
-	EG(vm_stack_page_size) = ASYNC_VM_STACK_SIZE;
+	EG(vm_stack_page_size) = ASYNC_VM_STACK_PAGE;
 
 	zend_execute_data *bottom = (zend_execute_data *) stack->top;
 	memset(bottom, 0, sizeof(zend_execute_data));
@@ -339,6 +416,10 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 	EG(jit_trace_num) = 0;
 	EG(error_reporting) = (int) error_reporting;
 	EG(active_fiber) = NULL;
+	/* Rule C23: normal error handling and no output buffer of its own. */
+	EG(error_handling) = EH_NORMAL;
+	EG(exception_class) = NULL;
+	async_output_start();
 #ifdef ZEND_CHECK_STACK_LIMIT
 	{
 		/* PHP 8.3+ checks recursion against the C stack: this coroutine's,
@@ -352,9 +433,20 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 #endif
 	c->started = true;
 	if (c->co == NULL) {
-		/* A completion callback the core spawned (C11, S12). */
+		/* A completion callback the core spawned (C11, S12): its record
+		 * becomes its host data now. */
 		c->co = self;
-		tasync_coroutine_retain(self);
+		tasync_coroutine_set_host_data(self, &c->vm);
+	}
+	if (ASYNC_G(aborting) && !c->after_abort) {
+		/* A completion callback registered before the request started to
+		 * abort (it was no host data then: async_abort_all could not see
+		 * it): no more user code from before the abort. */
+		c->doomed = true;
+	}
+	if (c->finally_owner != NULL) {
+		ZVAL_OBJ(&c->fci.params[0], async_coroutine_object_for(c->finally_owner));
+		c->finally_owner = NULL;
 	}
 	if (c->finally_scope != NULL) {
 		tasync_scope_t *scope = c->finally_scope;
@@ -367,7 +459,10 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 
 	zend_first_try {
 		async_safe_point();
-		if (!EG(exception) && !c->doomed) {
+		/* After a fatal error no user code starts (C22): a coroutine that
+		 * starts meanwhile (a completion callback, one queued before) ends
+		 * at once. */
+		if (!EG(exception) && !c->doomed && !ASYNC_G(fatal_abort)) {
 			zval retval;
 			ZVAL_UNDEF(&retval);
 			c->fci.retval = &retval;
@@ -380,17 +475,27 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 			zval_ptr_dtor(&retval);
 		}
 		if (EG(exception)) {
-			coroutine_failed(c, self);
+			fatal = coroutine_failed(c, self);
 		}
-		/* Destructors run here, still inside the coroutine. */
-		coroutine_release_call(c);
-		async_safe_point();
-		if (EG(exception)) {
-			coroutine_failed(c, self);
+		if (!fatal) {
+			/* Destructors run here, still inside the coroutine. */
+			coroutine_release_call(c);
+			async_safe_point();
+			if (EG(exception)) {
+				fatal = coroutine_failed(c, self);
+			}
+		}
+		if (!fatal) {
+			/* Then its output buffers are flushed, as at the end of a
+			 * request (C23); a callback's exception is its error too. */
+			async_output_end();
+			if (EG(exception)) {
+				fatal = coroutine_failed(c, self);
+			}
 		}
 		/* Rule S10 while this coroutine's VM stack still exists: the
 		 * scope's exception handlers are PHP code and run right here. */
-		if (!c->doomed) {
+		if (!fatal && !c->doomed) {
 			tasync_coroutine_route_error(self);
 			async_safe_point();
 			if (EG(exception)) {
@@ -400,24 +505,52 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 				zend_object *late = EG(exception);
 				GC_ADDREF(late);
 				zend_clear_exception();
-				zend_exception_error(late, E_WARNING);
+				if (zend_is_unwind_exit(late) || zend_is_graceful_exit(late)) {
+					OBJ_RELEASE(late);
+					fatal = async_request_failed();
+				} else {
+					zend_exception_error(late, E_WARNING);
+				}
 			}
 		}
 	} zend_catch {
 		/* A fatal error: the message is out; the frames are abandoned, as
 		 * PHP abandons the main script's on a fatal error. */
-		bailed_out = true;
+		fatal = true;
 		EG(current_execute_data) = bottom;
 	} zend_end_try();
 
-	if (bailed_out) {
+	if (fatal) {
 		if (EG(exception)) {
 			zend_clear_exception();
 		}
-		async_abort_all(ASYNC_ABORT_BAILOUT);
+		/* Rule C22: every other coroutine (and the main flow) unwinds
+		 * without running more user code. A doomed coroutine unwinding is
+		 * a consequence of that abort, not a new one. */
+		if (!c->doomed) {
+			async_abort_all(ASYNC_ABORT_BAILOUT);
+		}
+		/* PHP flushes the output buffers after a fatal error too (the
+		 * message may be in one of them). */
+		zend_try {
+			async_output_end();
+		} zend_end_try();
+		if (EG(exception)) {
+			zend_clear_exception();
+		}
 	}
+	/* What a fatal error in the flush left (a no-op otherwise). */
+	async_output_end();
+	/* The snapshot taken at this coroutine's last suspension describes
+	 * buffers that async_output_end() has just freed: forget it, so that
+	 * freeing the pages below abandons nothing twice. */
+	memset(&c->vm.ob_handlers, 0, sizeof(c->vm.ob_handlers));
+	c->vm.ob_active = NULL;
+	c->vm.ob_running = NULL;
 
-	zend_vm_stack_destroy();
+	c->vm.vm_stack = EG(vm_stack);
+	async_vm_free_pages(&c->vm);
+	c->vm.vm_stack_first = NULL;
 	EG(vm_stack) = NULL;
 	EG(vm_stack_top) = NULL;
 	EG(vm_stack_end) = NULL;
@@ -429,37 +562,28 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 void async_coroutine_arg_release(void *arg)
 {
 	async_coroutine *c = arg;
-	zval zv;
 	/* Called from inside the core: only bookkeeping here, the releases
 	 * wait for a safe point. */
-	if (c->finally_scope != NULL) {
-		async_scope_unhold(c->finally_scope);
-		async_defer_scope_release(c->finally_scope);
-		c->finally_scope = NULL;
+	c->arg_released = true;
+	if (c->started) {
+		/* The entry released the call; coroutine_free frees the record. */
+		return;
 	}
-	if (!c->started) {
-		/* Cancelled before it started (rule C7): it never runs. */
-		async_defer_release(&c->fci.function_name);
-		ZVAL_UNDEF(&c->fci.function_name);
-		for (uint32_t i = 0; i < c->fci.param_count; i++) {
-			async_defer_release(&c->fci.params[i]);
-		}
-		c->fci.param_count = 0;
-		async_defer_release(&c->named);
-		ZVAL_UNDEF(&c->named);
-		c->fci.named_params = NULL;
+	/* Never started (cancelled first, rule C7, or dropped with the runtime):
+	 * no coroutine_free will see the record. */
+	if (c->co != NULL && tasync_coroutine_host_data(c->co) == &c->vm) {
+		tasync_coroutine_set_host_data(c->co, NULL);
 	}
-	ZVAL_OBJ(&zv, &c->std);
-	async_defer_release(&zv);
+	record_free(c);
 }
 
 /* ---------------------------------------------------------- methods */
 
-#define THIS_COROUTINE() async_coroutine_from_obj(Z_OBJ_P(ZEND_THIS))
+#define THIS_COROUTINE() async_coroutine_obj_from(Z_OBJ_P(ZEND_THIS))
 
 static uint32_t this_flags(INTERNAL_FUNCTION_PARAMETERS)
 {
-	async_coroutine *c = THIS_COROUTINE();
+	async_coroutine_obj *c = THIS_COROUTINE();
 	(void) return_value;
 	return c->co != NULL ? tasync_coroutine_flags(c->co) : TASYNC_CO_STARTED | TASYNC_CO_COMPLETED;
 }
@@ -473,14 +597,14 @@ ZEND_METHOD(Async_Coroutine, __construct)
 ZEND_METHOD(Async_Coroutine, getId)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
-	async_coroutine *c = THIS_COROUTINE();
+	async_coroutine_obj *c = THIS_COROUTINE();
 	RETURN_LONG(c->co != NULL ? (zend_long) tasync_coroutine_id(c->co) : 0);
 }
 
 ZEND_METHOD(Async_Coroutine, getResult)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
-	async_coroutine *c = THIS_COROUTINE();
+	async_coroutine_obj *c = THIS_COROUTINE();
 	void *value = NULL, *error = NULL;
 	if (c->co != NULL && tasync_coroutine_outcome(c->co, &value, &error) == 0 && error == NULL) {
 		async_value_unbox(value, return_value);
@@ -492,7 +616,7 @@ ZEND_METHOD(Async_Coroutine, getResult)
 ZEND_METHOD(Async_Coroutine, getException)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
-	async_coroutine *c = THIS_COROUTINE();
+	async_coroutine_obj *c = THIS_COROUTINE();
 	void *value = NULL, *error = NULL;
 	if (c->co != NULL && tasync_coroutine_outcome(c->co, &value, &error) == 0 && error != NULL) {
 		RETURN_OBJ_COPY((zend_object *) error);
@@ -507,7 +631,7 @@ ZEND_METHOD(Async_Coroutine, cancel)
 		Z_PARAM_OPTIONAL
 		Z_PARAM_OBJ_OF_CLASS_OR_NULL(error, async_ce_cancellation_error)
 	ZEND_PARSE_PARAMETERS_END();
-	async_coroutine *c = THIS_COROUTINE();
+	async_coroutine_obj *c = THIS_COROUTINE();
 	if (c->co == NULL) {
 		return;
 	}
@@ -579,28 +703,28 @@ static void location_string(zval *rv, tasync_location_t loc)
 ZEND_METHOD(Async_Coroutine, getSpawnFileAndLine)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
-	async_coroutine *c = THIS_COROUTINE();
+	async_coroutine_obj *c = THIS_COROUTINE();
 	location_array(return_value, c->co ? tasync_coroutine_spawn_location(c->co) : (tasync_location_t){0});
 }
 
 ZEND_METHOD(Async_Coroutine, getSpawnLocation)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
-	async_coroutine *c = THIS_COROUTINE();
+	async_coroutine_obj *c = THIS_COROUTINE();
 	location_string(return_value, c->co ? tasync_coroutine_spawn_location(c->co) : (tasync_location_t){0});
 }
 
 ZEND_METHOD(Async_Coroutine, getSuspendFileAndLine)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
-	async_coroutine *c = THIS_COROUTINE();
+	async_coroutine_obj *c = THIS_COROUTINE();
 	location_array(return_value, c->co ? tasync_coroutine_suspend_location(c->co) : (tasync_location_t){0});
 }
 
 ZEND_METHOD(Async_Coroutine, getSuspendLocation)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
-	async_coroutine *c = THIS_COROUTINE();
+	async_coroutine_obj *c = THIS_COROUTINE();
 	location_string(return_value, c->co ? tasync_coroutine_suspend_location(c->co) : (tasync_location_t){0});
 }
 
@@ -624,7 +748,7 @@ static zend_long awaited_coroutine_id(tasync_awaitable_t *aw)
 ZEND_METHOD(Async_Coroutine, getAwaitingInfo)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
-	async_coroutine *c = THIS_COROUTINE();
+	async_coroutine_obj *c = THIS_COROUTINE();
 	array_init(return_value);
 	if (c->co == NULL || ASYNC_G(rt) == NULL) {
 		return;
@@ -688,10 +812,20 @@ static void coroutine_on_finally(INTERNAL_FUNCTION_PARAMETERS)
 		Z_PARAM_FUNC(fci, fcc)
 	ZEND_PARSE_PARAMETERS_END();
 	zval *callable = &fci.function_name;
-	async_coroutine *c = THIS_COROUTINE();
-	if (c->co == NULL || ASYNC_G(rt) == NULL) {
-		zend_throw_exception(async_ce_async_exception, "The coroutine belongs to a runtime that no longer exists", 0);
-		RETURN_THROWS();
+	async_coroutine_obj *c = THIS_COROUTINE();
+	if (c->co == NULL || ASYNC_G(rt) == NULL || tasync_coroutine_runtime(c->co) != ASYNC_G(rt)) {
+		/* Its runtime is gone (a destructor run by the request's last
+		 * collection): the coroutine is finished, so the callback runs at
+		 * once (C11), here, there being no scheduler left. */
+		zval arg, rv;
+		ZVAL_OBJ(&arg, Z_OBJ_P(ZEND_THIS));
+		fci.retval = &rv;
+		fci.params = &arg;
+		fci.param_count = 1;
+		if (zend_call_function(&fci, &fcc) == SUCCESS) {
+			zval_ptr_dtor(&rv);
+		}
+		return;
 	}
 	tasync_spawn_options_t opts;
 	async_finally_options(&opts, callable, Z_OBJ_P(ZEND_THIS), NULL);
@@ -712,10 +846,17 @@ ZEND_METHOD(Async_Coroutine, finally)
 	coroutine_on_finally(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 }
 
+ZEND_METHOD(Async_Coroutine, getContext)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	/* Its private context (X2), also once it completed (empty then). */
+	RETURN_OBJ(async_context_for_coroutine(Z_OBJ_P(ZEND_THIS)));
+}
+
 ZEND_METHOD(Async_Coroutine, getScope)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
-	async_coroutine *c = THIS_COROUTINE();
+	async_coroutine_obj *c = THIS_COROUTINE();
 	tasync_scope_t *scope = c->co != NULL && ASYNC_G(rt) != NULL ? tasync_coroutine_scope(c->co) : NULL;
 	if (scope == NULL) {
 		RETURN_NULL();
@@ -731,7 +872,7 @@ ZEND_METHOD(Async_Coroutine, getTrace)
 		Z_PARAM_LONG(options)
 		Z_PARAM_LONG(limit)
 	ZEND_PARSE_PARAMETERS_END();
-	async_coroutine *c = THIS_COROUTINE();
+	async_coroutine_obj *c = THIS_COROUTINE();
 	if (c->co == NULL) {
 		RETURN_EMPTY_ARRAY();
 	}
@@ -740,8 +881,9 @@ ZEND_METHOD(Async_Coroutine, getTrace)
 		zend_fetch_debug_backtrace(return_value, 1, (int) options, (int) limit);
 		return;
 	}
-	const async_vm_state *vm = c->is_main ? &ASYNC_G(main_vm) : &c->vm;
-	if (!(flags & TASYNC_CO_SUSPENDED) || vm->current_execute_data == NULL) {
+	async_coroutine *record = c->is_main ? NULL : async_coroutine_of(c->co);
+	const async_vm_state *vm = c->is_main ? &ASYNC_G(main_vm) : record != NULL ? &record->vm : NULL;
+	if (!(flags & TASYNC_CO_SUSPENDED) || vm == NULL || vm->current_execute_data == NULL) {
 		RETURN_EMPTY_ARRAY();
 	}
 	/* Walk the suspended coroutine's frames as if they were current. */
@@ -756,7 +898,7 @@ void async_register_coroutine_class(void)
 	async_ce_coroutine = register_class_Async_Coroutine(async_ce_future_like);
 	async_ce_coroutine->create_object = coroutine_create;
 	memcpy(&coroutine_handlers, zend_get_std_object_handlers(), sizeof(zend_object_handlers));
-	coroutine_handlers.offset = XtOffsetOf(async_coroutine, std);
+	coroutine_handlers.offset = XtOffsetOf(async_coroutine_obj, std);
 	coroutine_handlers.free_obj = coroutine_free;
 	coroutine_handlers.get_gc = coroutine_get_gc;
 	coroutine_handlers.clone_obj = NULL;

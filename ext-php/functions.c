@@ -392,6 +392,8 @@ static int item_outcome(wait_item *it, zval *value, zend_object **error)
 	*error = NULL;
 	ZVAL_NULL(value);
 	if (e != NULL) {
+		/* Handed to the caller: it answers for the error now (S10). */
+		tasync_awaitable_observe(it->aw);
 		*error = e;
 		GC_ADDREF(*error);
 		rc = TASYNC_EFAILED;

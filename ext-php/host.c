@@ -140,6 +140,19 @@ static size_t host_error_describe(void *hd, void *error, char *buf, size_t len)
 
 /* ------------------------------------------------------ the VM switch */
 
+/*
+ * Beyond what Fibers switch, rule C23 makes two pieces of engine state per
+ * coroutine. The error-handling mode: PHP functions set EH_THROW around
+ * work that may now suspend (a stream wrapper's opendir, a connect), and
+ * another coroutine's warnings must not turn into that exception meanwhile.
+ * The output-buffer stack: the handlers, the active one and the one running
+ * (a callback may suspend), so that ob_start() in one coroutine does not
+ * capture what the others print. OG(flags) stays the request's: it says
+ * whether the output layer is up, disabled, has sent output, or flushes
+ * implicitly, which are facts about the SAPI, not about one coroutine's
+ * buffers. These are a few word copies each way, cheaper than comparing
+ * them first.
+ */
 void async_save_vm(async_vm_state *s)
 {
 	s->vm_stack = EG(vm_stack);
@@ -151,6 +164,11 @@ void async_save_vm(async_vm_state *s)
 	s->jit_trace_num = EG(jit_trace_num);
 	s->bailout = EG(bailout);
 	s->active_fiber = EG(active_fiber);
+	s->error_handling = EG(error_handling);
+	s->exception_class = EG(exception_class);
+	s->ob_handlers = OG(handlers);
+	s->ob_active = OG(active);
+	s->ob_running = OG(running);
 #ifdef ZEND_CHECK_STACK_LIMIT
 	s->stack_base = EG(stack_base);
 	s->stack_limit = EG(stack_limit);
@@ -168,10 +186,68 @@ void async_restore_vm(const async_vm_state *s)
 	EG(jit_trace_num) = s->jit_trace_num;
 	EG(bailout) = s->bailout;
 	EG(active_fiber) = s->active_fiber;
+	EG(error_handling) = s->error_handling;
+	EG(exception_class) = s->exception_class;
+	OG(handlers) = s->ob_handlers;
+	OG(active) = s->ob_active;
+	OG(running) = s->ob_running;
 #ifdef ZEND_CHECK_STACK_LIMIT
 	EG(stack_base) = s->stack_base;
 	EG(stack_limit) = s->stack_limit;
 #endif
+}
+
+/* ------------------------------------------------ output buffers (C23) */
+
+void async_output_start(void)
+{
+	zend_stack_init(&OG(handlers), sizeof(php_output_handler *));
+	OG(active) = NULL;
+	OG(running) = NULL;
+}
+
+void async_output_end(void)
+{
+	/* php_output_end_all(): each buffer, innermost first, goes through its
+	 * handler into the one below it, the last one to the SAPI. Not when a
+	 * fatal error left a handler running: calling into it again would make
+	 * PHP switch the whole output layer off ("Cannot use output buffering
+	 * in output buffering display handlers"). */
+	if (OG(active) != NULL && OG(running) == NULL) {
+		php_output_end_all();
+	}
+	/* What is left then (a fatal error in a callback): free it. */
+	if (zend_stack_count(&OG(handlers)) > 0) {
+		async_vm_state s;
+		s.ob_handlers = OG(handlers);
+		async_output_abandon(&s);
+		OG(handlers) = s.ob_handlers;
+	}
+	OG(active) = NULL;
+	OG(running) = NULL;
+	zend_stack_destroy(&OG(handlers));
+}
+
+void async_output_abandon(async_vm_state *s)
+{
+	php_output_handler **list = s->ob_handlers.elements;
+	for (int i = s->ob_handlers.top - 1; i >= 0; i--) {
+		php_output_handler *h = list[i];
+		if ((h->flags & PHP_OUTPUT_HANDLER_USER) && h->func.user != NULL) {
+			/* The callable may hold objects whose destructors are PHP code. */
+			async_defer_release(&h->func.user->zoh);
+			ZVAL_UNDEF(&h->func.user->zoh);
+		}
+		php_output_handler_free(&h);
+	}
+	s->ob_handlers.top = 0;
+	s->ob_active = NULL;
+	s->ob_running = NULL;
+	if (s->ob_handlers.elements != NULL) {
+		efree(s->ob_handlers.elements);
+		s->ob_handlers.elements = NULL;
+	}
+	s->ob_handlers.max = 0;
 }
 
 static void host_coroutine_enter(void *hd, tasync_coroutine_t *co, void *co_data)
@@ -203,15 +279,22 @@ static void host_coroutine_free(void *hd, tasync_coroutine_t *co, void *co_data)
 	if (s == &ASYNC_G(main_vm)) {
 		return; /* the main flow's VM stack belongs to PHP */
 	}
-	/* A coroutine that never finished: its frames are abandoned (the
-	 * runtime is being destroyed after a fatal error); free the pages. */
+	/* The core is done with the coroutine's record (coroutine.c). */
+	async_coroutine_record_free(s);
+}
+
+void async_vm_free_pages(async_vm_state *s)
+{
+	/* The first page may sit on a C stack that is gone already: it is
+	 * compared, never read. */
 	zend_vm_stack stack = s->vm_stack;
-	while (stack != NULL) {
+	while (stack != NULL && stack != s->vm_stack_first) {
 		zend_vm_stack prev = stack->prev;
 		efree(stack);
 		stack = prev;
 	}
 	s->vm_stack = NULL;
+	async_output_abandon(s);
 }
 
 /* ------------------------------------------------ warnings, locations */
@@ -382,6 +465,12 @@ bool async_call_from_core(zval *callable, zval *retval, uint32_t argc, zval *arg
 		ASYNC_G(bailout_pending) = true;
 		ok = false;
 	} zend_end_try();
+	if (EG(exception) != NULL && zend_is_unwind_exit(EG(exception)) && async_request_failed()) {
+		/* A fatal error PHP reported by unwinding (C22): a bailout too. */
+		zend_clear_exception();
+		ASYNC_G(bailout_pending) = true;
+		ok = false;
+	}
 	if (EG(exception) != NULL) {
 		*thrown = EG(exception);
 		GC_ADDREF(*thrown);
@@ -465,11 +554,14 @@ void async_abort_all(async_abort_mode mode)
 		return;
 	}
 	ASYNC_G(aborting) = true;
+	if (mode == ASYNC_ABORT_BAILOUT) {
+		ASYNC_G(fatal_abort) = true;
+	}
 	/* The PHP coroutines that have not finished (the main one aside). */
 	size_t total = tasync_runtime_coroutines(rt, NULL, 0);
 	tasync_coroutine_t **cos = safe_emalloc(total ? total : 1, sizeof(*cos), 0);
 	total = tasync_runtime_coroutines(rt, cos, total);
-	async_coroutine **list = safe_emalloc(total ? total : 1, sizeof(*list), 0);
+	tasync_coroutine_t **list = safe_emalloc(total ? total : 1, sizeof(*list), 0);
 	uint32_t i = 0;
 	for (size_t k = 0; k < total; k++) {
 		void *hd = tasync_coroutine_host_data(cos[k]);
@@ -479,8 +571,8 @@ void async_abort_all(async_abort_mode mode)
 		async_coroutine *c = (async_coroutine *) ((char *) hd - XtOffsetOf(async_coroutine, vm));
 		if (!c->doomed) {
 			c->doomed = true;
-			GC_ADDREF(&c->std);
-			list[i++] = c;
+			tasync_coroutine_retain(cos[k]);
+			list[i++] = cos[k];
 		}
 	}
 	efree(cos);
@@ -490,7 +582,7 @@ void async_abort_all(async_abort_mode mode)
 	zend_object *err = async_error_create(TASYNC_ERROR_CANCELLATION, -ECANCELED,
 		"The program is shutting down");
 	for (uint32_t k = 0; k < i; k++) {
-		tasync_coroutine_cancel(list[k]->co, err);
+		tasync_coroutine_cancel(list[k], err);
 	}
 	/* The main flow unwinds too while it still runs the script; not when
 	 * it waits for the end (the drain) or is the one that aborts. */
@@ -503,9 +595,7 @@ void async_abort_all(async_abort_mode mode)
 	}
 	OBJ_RELEASE(err);
 	for (uint32_t k = 0; k < i; k++) {
-		zval zv;
-		ZVAL_OBJ(&zv, &list[k]->std);
-		async_defer_release(&zv);
+		tasync_coroutine_release(list[k]);
 	}
 	efree(list);
 }

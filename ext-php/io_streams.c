@@ -56,6 +56,9 @@ typedef struct io_ops {
 	php_stream_ops ops;            /* first: stream->ops points here */
 	const php_stream_ops *orig;
 	bool openssl;                  /* ext/openssl's ops: TLS may be active (io_tls.c) */
+	bool direct;                   /* stream sockets read by xp_socket.c's
+	                                * php_sockop_read (tcp, unix): reads call
+	                                * recv() here instead (io_recv_now) */
 } io_ops;
 
 #define IO_OPS_MAX 16
@@ -129,6 +132,10 @@ static const php_stream_ops *io_wrapped_ops(const php_stream_ops *orig)
 		w->ops.set_option = io_sock_set_option;
 		w->orig = orig;
 		w->openssl = strcmp(orig->label, "tcp_socket/ssl") == 0;
+		/* ext/openssl's tcp ops read through php_sockop_read until TLS is
+		 * enabled; once it is, io_tls.c reads (io_sock_read). */
+		w->direct = strcmp(orig->label, "tcp_socket") == 0 || strcmp(orig->label, "tcp_socket/ssl") == 0
+			|| strcmp(orig->label, "unix_socket") == 0;
 		io_ops_count++;
 		found = &w->ops;
 	}
@@ -427,6 +434,70 @@ static ssize_t io_read_now(const php_stream_ops *orig, php_netstream_data_t *soc
 	return io_target_result(t, n);
 }
 
+/*
+ * Stream sockets whose last read came back short: their receive queue was
+ * empty then, so the next read waits for readability before it calls
+ * recv() instead of calling it for an EAGAIN (one system call less per
+ * request of a keep-alive connection). A stale bit costs one pass of the
+ * reactor: readiness is level-triggered, a readable fd is reported at the
+ * next poll. Bits of fds beyond the map are not kept.
+ */
+#define IO_DRAINED_FDS 65536
+ZEND_TLS uint64_t io_drained[IO_DRAINED_FDS / 64];
+
+static inline void io_drained_set(int fd, bool on)
+{
+	if (fd >= 0 && fd < IO_DRAINED_FDS) {
+		uint64_t bit = UINT64_C(1) << (fd % 64);
+		io_drained[fd / 64] = on ? io_drained[fd / 64] | bit : io_drained[fd / 64] & ~bit;
+	}
+}
+
+static inline bool io_drained_take(int fd)
+{
+	if (fd < 0 || fd >= IO_DRAINED_FDS) {
+		return false;
+	}
+	uint64_t bit = UINT64_C(1) << (fd % 64);
+	bool was = (io_drained[fd / 64] & bit) != 0;
+	io_drained[fd / 64] &= ~bit;
+	return was;
+}
+
+/*
+ * What php_sockop_read() (main/streams/xp_socket.c) does for a blocking
+ * stream socket, without its zero-timeout poll() before the recv(): one
+ * system call. EAGAIN sets *would_block.
+ */
+static ssize_t io_recv_now(php_stream *stream, php_netstream_data_t *sock, io_target *t, bool *would_block)
+{
+	*would_block = false;
+	if (t->count == 0) {
+		return 0; /* the buffer filled up meanwhile: the caller has data */
+	}
+	ssize_t n;
+	do {
+		n = recv(sock->socket, t->buf, t->count, MSG_DONTWAIT);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		if (PHP_IS_TRANSIENT_ERROR(errno)) {
+			*would_block = true;
+			return 0;
+		}
+		stream->eof = 1;
+		return -1;
+	}
+	if (n == 0) {
+		stream->eof = 1;
+		return 0;
+	}
+	if ((size_t) n < t->count) {
+		io_drained_set(sock->socket, true);
+	}
+	php_stream_notify_progress_increment(PHP_STREAM_CONTEXT(stream), n, 0);
+	return io_target_result(t, n);
+}
+
 static ssize_t io_sock_read(php_stream *stream, char *buf, size_t count)
 {
 	const php_stream_ops *orig = io_orig(stream);
@@ -449,11 +520,15 @@ static ssize_t io_sock_read(php_stream *stream, char *buf, size_t count)
 	io_target t;
 	io_target_init(&t, stream, buf, count);
 	uint64_t deadline = async_io_deadline(&sock->timeout);
+	bool direct = ((const io_ops *) stream->ops)->direct;
 	for (;;) {
-		bool would_block;
-		ssize_t n = io_read_now(orig, sock, &t, false, &would_block);
-		if (!would_block) {
-			return n;
+		bool would_block = true;
+		if (!direct || !io_drained_take(sock->socket)) {
+			ssize_t n = direct ? io_recv_now(stream, sock, &t, &would_block)
+				: io_read_now(orig, sock, &t, false, &would_block);
+			if (!would_block) {
+				return n;
+			}
 		}
 		async_io_status st = io_wait_as(stream, sock->socket, TASYNC_IO_READABLE, deadline, self, 1);
 		switch (st) {
@@ -574,6 +649,9 @@ static int io_sock_close(php_stream *stream, int close_handle)
 {
 	const php_stream_ops *orig = io_orig(stream);
 	php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
+	if (sock != NULL && sock->socket != -1) {
+		io_drained_set(sock->socket, false);
+	}
 	if (sock != NULL && sock->socket != -1 && ASYNC_G(rt) != NULL) {
 		/* The reactor must not keep watching an fd number that close()
 		 * hands back to the system. */

@@ -38,12 +38,17 @@ extern zend_module_entry async_module_entry;
 /* ------------------------------------------------------------ VM state */
 
 /*
- * The executor state one coroutine owns: exactly what php-src's Fibers
- * capture and restore on a switch (Zend/zend_fibers.c, zend_fiber_vm_state).
- * Saved in the host's coroutine_leave hook, restored in coroutine_enter.
+ * The executor state one coroutine owns: what php-src's Fibers capture and
+ * restore on a switch (Zend/zend_fibers.c, zend_fiber_vm_state), plus the
+ * engine state rule C23 makes per coroutine (see async_save_vm()). Saved in
+ * the host's coroutine_leave hook, restored in coroutine_enter.
  */
 typedef struct async_vm_state {
 	zend_vm_stack vm_stack;
+	/* The coroutine's first page, in its entry frame on its own C stack (see
+	 * coroutine.c): the chain from vm_stack ends here and this page is never
+	 * efree()d. NULL for the main flow. */
+	zend_vm_stack vm_stack_first;
 	zval *vm_stack_top;
 	zval *vm_stack_end;
 	size_t vm_stack_page_size;
@@ -52,6 +57,14 @@ typedef struct async_vm_state {
 	uint32_t jit_trace_num;
 	JMP_BUF *bailout;
 	zend_fiber *active_fiber;
+	/* Rule C23: the error-handling mode of zend_replace_error_handling()
+	 * (an EH_THROW window may suspend) ... */
+	zend_error_handling_t error_handling;
+	zend_class_entry *exception_class;
+	/* ... and the output-buffer stack of main/output.c (OG()). */
+	zend_stack ob_handlers;
+	php_output_handler *ob_active;
+	php_output_handler *ob_running;
 #ifdef ZEND_CHECK_STACK_LIMIT
 	/* PHP 8.3+: the C stack bounds the engine checks recursion against. */
 	void *stack_base;
@@ -61,27 +74,52 @@ typedef struct async_vm_state {
 
 /* ------------------------------------------------------ Async\Coroutine */
 
+/*
+ * What the core holds of a PHP coroutine: its host data (vm) and its spawn
+ * argument (the callable). Allocated by the extension when it hands a
+ * coroutine to the core, freed once the core is done with both (see the
+ * ownership notes in coroutine.c). Never a PHP object: the Coroutine
+ * object is only a handle on the core coroutine.
+ */
 typedef struct async_coroutine {
-	tasync_coroutine_t *co;          /* one reference, released in free_obj */
+	tasync_coroutine_t *co;          /* borrowed: the core coroutine, once known */
 	async_vm_state vm;               /* host data of co */
 	zend_fcall_info fci;             /* the callable and its arguments, owned */
 	zend_fcall_info_cache fcc;
 	zval named;                      /* named arguments (array) or UNDEF */
-	zend_object *context;            /* its Context object while one lives (weak) */
 	/* Scope::onFinally(): the scope handed to the callback as its argument
 	 * when it starts (one reference until then). */
 	tasync_scope_t *finally_scope;
-	bool is_main;
+	/* Coroutine::onFinally(): the coroutine handed to the callback, as its
+	 * Coroutine object made when the callback starts (borrowed: the core
+	 * keeps it while its callbacks may run). Not holding the object keeps
+	 * a pending callback from counting as a handle (rule S10). */
+	tasync_coroutine_t *finally_owner;
+	zend_object *object;             /* the Coroutine object standing for co (weak) */
 	bool started;
 	bool doomed;                     /* unwinds at its next resume (fatal error) */
-	bool has_context;                /* a Context object was made for it */
-	zend_object std;
+	bool arg_released;               /* the core's arg_release ran */
+	bool after_abort;                /* made after async_abort_all ran (shutdown functions) */
 } async_coroutine;
 
-static inline async_coroutine *async_coroutine_from_obj(zend_object *obj)
+/* Async\Coroutine: a handle on a core coroutine (rule S10's Future
+ * semantics count it); one object per coroutine while the object lives. */
+typedef struct async_coroutine_obj {
+	tasync_coroutine_t *co;          /* one reference (a handle), released in free_obj */
+	zend_object *context;            /* its Context object while one lives (weak) */
+	bool is_main;
+	bool has_context;                /* a Context object was made for it */
+	zend_object std;
+} async_coroutine_obj;
+
+static inline async_coroutine_obj *async_coroutine_obj_from(zend_object *obj)
 {
-	return (async_coroutine *) ((char *) obj - XtOffsetOf(async_coroutine, std));
+	return (async_coroutine_obj *) ((char *) obj - XtOffsetOf(async_coroutine_obj, std));
 }
+
+/* The extension's record of a PHP coroutine (its host data), or NULL for
+ * the main coroutine and coroutines of other extensions. */
+async_coroutine *async_coroutine_of(tasync_coroutine_t *co);
 
 /* --------------------------------------------------------- Async\Scope */
 
@@ -108,12 +146,14 @@ static inline async_scope *async_scope_from_obj(zend_object *obj)
 
 /* -------------------------------------------------------- Async\Context */
 
-/* A scope's context (holding the scope) or a coroutine's (holding the
- * Coroutine object, which holds the coroutine). */
+/* A scope's context (holding the scope), a coroutine's (holding the
+ * Coroutine object, which holds the coroutine), or a free-standing one
+ * made by new Context() (holding the core context). */
 typedef struct async_context {
 	tasync_scope_t *scope;           /* one reference (none on the global scope) */
 	bool is_global;
 	zend_object *coroutine;          /* one reference */
+	tasync_context_t *own;           /* free-standing: one reference */
 	zend_object std;
 } async_context;
 
@@ -200,6 +240,8 @@ ZEND_BEGIN_MODULE_GLOBALS(async)
 	async_abort_mode abort_mode;     /* what the main flow must do at its next resume */
 	bool aborting;                   /* async_abort_all ran in this request: resumes check
 	                                  * whether their coroutine is doomed */
+	bool fatal_abort;                /* a fatal error is ending every coroutine: none starts
+	                                  * user code until the drain after it completed (C22) */
 	bool in_drain;                   /* the main flow waits in tasync_runtime_run */
 	bool fiber_used;                 /* rule C13 */
 	bool runtime_failed;             /* creation failed in this request */
@@ -266,7 +308,23 @@ zval *async_value_zval(void *box);
 uint32_t async_value_refs(void *box);
 
 void async_save_vm(async_vm_state *s);
+/* Frees the VM stack pages that zend_vm_stack_extend() added to s (emalloc'd),
+ * leaving the first page, which is not PHP's to free. */
+void async_vm_free_pages(async_vm_state *s);
 void async_restore_vm(const async_vm_state *s);
+
+/*
+ * Rule C23, the output buffers of the current coroutine (in OG()):
+ * async_output_start() gives a coroutine that starts a stack of its own,
+ * empty (its output goes to the SAPI); async_output_end() flushes what it
+ * left open, in order, as PHP does at the end of a request (output
+ * callbacks run), and frees the stack. async_output_abandon() frees the
+ * saved buffers of a coroutine that will never run again without running
+ * PHP code (user callbacks are released at the next safe point).
+ */
+void async_output_start(void);
+void async_output_end(void);
+void async_output_abandon(async_vm_state *s);
 
 /* Queues a zval (whose reference we own) to be released at a safe point. */
 void async_defer_release(zval *zv);
@@ -292,6 +350,23 @@ void async_throw_error(int rc, void *err);
 
 /* Marks the request as aborting and wakes every coroutine so that it unwinds. */
 void async_abort_all(async_abort_mode mode);
+
+/*
+ * True once a fatal error happened in this request (rule C22). PHP reports
+ * most fatal errors with a bailout (a longjmp to the nearest zend_try), but
+ * some by unwinding: Debian's PHP 8.2 delays an out-of-memory error to the
+ * next VM interrupt (zend_handle_delayed_oom), which prints the message,
+ * catches its own bailout and then throws unwind_exit, the very exception
+ * exit() throws. Every fatal error went through _zend_bailout(), which sets
+ * CG(unclean_shutdown) for the rest of the request; exit() never sets it
+ * (it only unwinds), nor does an uncaught exception (reported with
+ * E_DONT_BAIL). So an unwind_exit seen while it is set ends the request as a
+ * fatal error, whoever threw it.
+ */
+static zend_always_inline bool async_request_failed(void)
+{
+	return CG(unclean_shutdown) != 0;
+}
 
 /* An exception already unwinding, kept aside while PHP code runs from a
  * destructor or a core callback, then put back: as the previous of one
@@ -338,6 +413,8 @@ void async_rethrow_bailout(void);
 zend_object *async_coroutine_object_for(tasync_coroutine_t *co);
 void async_coroutine_entry(tasync_coroutine_t *self, void *arg);
 void async_coroutine_arg_release(void *arg);
+/* The host's coroutine_free for a PHP coroutine's record (host.c). */
+void async_coroutine_record_free(async_vm_state *vm);
 zend_object *async_main_coroutine_object(void);
 
 /*
@@ -350,8 +427,10 @@ void async_spawn_call(zval *return_value, tasync_scope_t *scope, tasync_group_t 
 
 /*
  * Spawn options for a completion callback (C11, S12): $callable($arg) in a
- * coroutine of its own. arg is the Coroutine object (retained), or NULL
- * with scope set: the Scope object, made when the callback starts.
+ * coroutine of its own. arg is an object (retained), or NULL with scope
+ * set: the Scope object, made when the callback starts. A Coroutine object
+ * is not retained either: its coroutine's object is made (or found) when
+ * the callback starts, so that a pending callback is no handle (S10).
  */
 void async_finally_options(tasync_spawn_options_t *opts, zval *callable, zend_object *arg, tasync_scope_t *scope);
 

@@ -316,6 +316,13 @@ static int exception_handler_call(void *data, tasync_scope_t *scope, tasync_coro
 {
 	async_handler *h = data;
 	zval args[3], rv;
+	async_coroutine *cur = ASYNC_G(aborting) ? async_coroutine_of(tasync_coroutine_current(ASYNC_G(rt))) : NULL;
+	if (cur != NULL && !cur->after_abort) {
+		/* A held error released by the end of a request that is aborting
+		 * (S10 after a fatal error): no more user code from before the
+		 * abort; the error goes on as if there were no handler. */
+		return 1;
+	}
 	ZVAL_OBJ(&args[0], async_scope_object_for(scope));
 	if (co != NULL) {
 		ZVAL_OBJ(&args[1], async_coroutine_object_for(co));
@@ -376,15 +383,25 @@ static int after_cancellation_handler_call(void *data, tasync_scope_t *scope, vo
 
 #define THIS_SCOPE() async_scope_from_obj(Z_OBJ_P(ZEND_THIS))
 
-/* The scope of $this, or NULL with an exception thrown. */
-static tasync_scope_t *this_scope(zval *this_zv)
+/* True when the scope's runtime is gone (a destructor run by the request's
+ * last collection): the scope is finished and closed, its lists empty. */
+static bool scope_outlived_runtime(zval *this_zv)
 {
 	async_scope *s = async_scope_from_obj(Z_OBJ_P(this_zv));
-	if (s->scope == NULL || ASYNC_G(rt) == NULL || tasync_scope_runtime(s->scope) != ASYNC_G(rt)) {
+	return s->scope == NULL || ASYNC_G(rt) == NULL || tasync_scope_runtime(s->scope) != ASYNC_G(rt);
+}
+
+/* The scope of $this, or NULL with an exception thrown: for what needs a
+ * live runtime (spawning, waiting, handlers, the context). What only reads
+ * the scope, or asks a finished scope to end, answers after the runtime is
+ * gone too (see scope_outlived_runtime). */
+static tasync_scope_t *this_scope(zval *this_zv)
+{
+	if (scope_outlived_runtime(this_zv)) {
 		zend_throw_exception(async_ce_async_exception, "The scope belongs to a runtime that no longer exists", 0);
 		return NULL;
 	}
-	return s->scope;
+	return async_scope_from_obj(Z_OBJ_P(this_zv))->scope;
 }
 
 static bool refuse_global(async_scope *s, const char *what)
@@ -507,6 +524,9 @@ ZEND_METHOD(Async_Scope, cancel)
 		Z_PARAM_OPTIONAL
 		Z_PARAM_OBJ_OF_CLASS_OR_NULL(error, async_ce_cancellation_error)
 	ZEND_PARSE_PARAMETERS_END();
+	if (scope_outlived_runtime(ZEND_THIS) && !THIS_SCOPE()->is_global) {
+		return; /* finished: nothing left to cancel */
+	}
 	tasync_scope_t *scope = this_scope(ZEND_THIS);
 	if (scope == NULL || refuse_global(THIS_SCOPE(), "cancelled")) {
 		RETURN_THROWS();
@@ -517,6 +537,9 @@ ZEND_METHOD(Async_Scope, cancel)
 
 static void scope_dispose_with(INTERNAL_FUNCTION_PARAMETERS, int strategy, uint64_t timeout_ns)
 {
+	if (scope_outlived_runtime(ZEND_THIS) && !THIS_SCOPE()->is_global) {
+		return; /* finished: disposing it again is a no-op (S7) */
+	}
 	tasync_scope_t *scope = this_scope(ZEND_THIS);
 	if (scope == NULL || refuse_global(THIS_SCOPE(), "disposed")) {
 		RETURN_THROWS();
@@ -554,11 +577,9 @@ ZEND_METHOD(Async_Scope, disposeAfterTimeout)
 ZEND_METHOD(Async_Scope, asNotSafely)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
-	tasync_scope_t *scope = this_scope(ZEND_THIS);
-	if (scope == NULL) {
-		RETURN_THROWS();
+	if (!scope_outlived_runtime(ZEND_THIS)) {
+		tasync_scope_set_not_safely(THIS_SCOPE()->scope);
 	}
-	tasync_scope_set_not_safely(scope);
 	RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
 }
 
@@ -719,10 +740,20 @@ static void scope_on_finally(INTERNAL_FUNCTION_PARAMETERS)
 	ZEND_PARSE_PARAMETERS_START(1, 1)
 		Z_PARAM_FUNC(fci, fcc)
 	ZEND_PARSE_PARAMETERS_END();
-	tasync_scope_t *scope = this_scope(ZEND_THIS);
-	if (scope == NULL) {
-		RETURN_THROWS();
+	if (scope_outlived_runtime(ZEND_THIS)) {
+		/* The scope is finished, and there is no scheduler left: the
+		 * callback runs at once (C11, S12), here. */
+		zval arg, rv;
+		ZVAL_OBJ(&arg, Z_OBJ_P(ZEND_THIS));
+		fci.retval = &rv;
+		fci.params = &arg;
+		fci.param_count = 1;
+		if (zend_call_function(&fci, &fcc) == SUCCESS) {
+			zval_ptr_dtor(&rv);
+		}
+		return;
 	}
+	tasync_scope_t *scope = THIS_SCOPE()->scope;
 	tasync_spawn_options_t opts;
 	async_finally_options(&opts, &fci.function_name, NULL, scope);
 	int rc = tasync_scope_on_finally(scope, &opts);
@@ -745,10 +776,10 @@ ZEND_METHOD(Async_Scope, finally)
 ZEND_METHOD(Async_Scope, getChildScopes)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
-	tasync_scope_t *scope = this_scope(ZEND_THIS);
-	if (scope == NULL) {
-		RETURN_THROWS();
+	if (scope_outlived_runtime(ZEND_THIS)) {
+		RETURN_EMPTY_ARRAY(); /* finished: no child left */
 	}
+	tasync_scope_t *scope = THIS_SCOPE()->scope;
 	size_t n = tasync_scope_children(scope, NULL, 0);
 	tasync_scope_t **list = safe_emalloc(n ? n : 1, sizeof(*list), 0);
 	n = tasync_scope_children(scope, list, n);
@@ -762,10 +793,10 @@ ZEND_METHOD(Async_Scope, getChildScopes)
 ZEND_METHOD(Async_Scope, getCoroutines)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
-	tasync_scope_t *scope = this_scope(ZEND_THIS);
-	if (scope == NULL) {
-		RETURN_THROWS();
+	if (scope_outlived_runtime(ZEND_THIS)) {
+		RETURN_EMPTY_ARRAY(); /* finished: no coroutine left */
 	}
+	tasync_scope_t *scope = THIS_SCOPE()->scope;
 	size_t n = tasync_scope_coroutines(scope, NULL, 0);
 	tasync_coroutine_t **list = safe_emalloc(n ? n : 1, sizeof(*list), 0);
 	n = tasync_scope_coroutines(scope, list, n);

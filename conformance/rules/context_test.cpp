@@ -89,8 +89,10 @@ TEST_F(Context, X2_ScopeContextsFollowTheScopeTree) {
     set(root_ctx, key("app"), 7);
     ScopeRef server(scope());
     tasync_context_t *sc = tasync_scope_context(server);
-    EXPECT_EQ(tasync_context_parent(sc), root_ctx) << "a root scope's context chains to the root context";
-    EXPECT_EQ(find(sc, key("app")), 7);
+    EXPECT_EQ(tasync_context_parent(sc), nullptr) << "a root scope's context has no parent";
+    EXPECT_EQ(find(sc, key("app")), -1) << "a root scope does not see the root context";
+    ScopeRef child(scope(server));
+    EXPECT_EQ(tasync_context_parent(tasync_scope_context(child)), sc);
     long seen = -2, seen_root = -2;
     go([&](tasync_coroutine_t *) {
         // currentContext() is the current scope's.

@@ -202,6 +202,110 @@ TEST_F(Coroutine, C11_OnFinallyRunsEachHandlerInItsOwnCoroutine) {
     tasync_coroutine_release(co);
 }
 
+// A finally handler is a defer: the coroutine's awaiters resume only once
+// every handler has finished, even one that suspends; the handler itself
+// sees the final outcome.
+TEST_F(Coroutine, C11_FinallyHandlersRunBeforeAwaitersResume) {
+    tasync_coroutine_t *co = spawn([&](tasync_coroutine_t *self) {
+        Value *v = host.value(5);
+        tasync_coroutine_set_result(self, v);
+        host.release(v);
+    });
+    tasync_spawn_options_t slow = callback([&](tasync_coroutine_t *) {
+        EXPECT_TRUE(flags(co) & TASYNC_CO_COMPLETED) << "the outcome is final for the handler";
+        void *v = nullptr, *e = nullptr;
+        EXPECT_EQ(tasync_coroutine_outcome(co, &v, &e), 0);
+        say("slow handler starts");
+        delay(5);
+        say("slow handler ends");
+    });
+    tasync_spawn_options_t quick = callback([&](tasync_coroutine_t *) { say("quick handler"); });
+    ASSERT_EQ(tasync_coroutine_on_finally(co, &slow), 0);
+    ASSERT_EQ(tasync_coroutine_on_finally(co, &quick), 0);
+    go([&](tasync_coroutine_t *) {
+        void *v = nullptr;
+        EXPECT_EQ(tasync_await(rt, tasync_coroutine_awaitable(co), nullptr, &v, nullptr), 0);
+        say("awaiter resumed with " + std::to_string(static_cast<Value *>(v)->v));
+        release_value(v);
+    });
+    void *v = nullptr;
+    EXPECT_EQ(tasync_await(rt, tasync_coroutine_awaitable(co), nullptr, &v, nullptr), 0);
+    release_value(v);
+    say("main resumed");
+    EXPECT_EQ(run(), 0);
+    // Awaiters resume in the order they started waiting: main first.
+    EXPECT_EQ(out, (std::vector<std::string>{"slow handler starts", "quick handler", "slow handler ends",
+                                             "main resumed", "awaiter resumed with 5"}));
+    tasync_coroutine_release(co);
+}
+
+// A handler may await its own coroutine (it would otherwise wait for
+// itself); one registered while the others still run holds the awaiters too.
+TEST_F(Coroutine, C11_AHandlerAwaitsItsCoroutineAtOnce) {
+    tasync_coroutine_t *co = spawn([&](tasync_coroutine_t *self) { fail(self, "x"); });
+    tasync_spawn_options_t first = callback([&](tasync_coroutine_t *) {
+        void *e = nullptr;
+        EXPECT_EQ(tasync_await(rt, tasync_coroutine_awaitable(co), nullptr, nullptr, &e), TASYNC_EFAILED);
+        say("handler awaited: " + message_of(e));
+        release_error(e);
+        tasync_spawn_options_t added = callback([&](tasync_coroutine_t *) {
+            delay(2);
+            say("added handler ends");
+        });
+        EXPECT_EQ(tasync_coroutine_on_finally(co, &added), 0);
+    });
+    ASSERT_EQ(tasync_coroutine_on_finally(co, &first), 0);
+    void *e = nullptr;
+    EXPECT_EQ(tasync_await(rt, tasync_coroutine_awaitable(co), nullptr, nullptr, &e), TASYNC_EFAILED);
+    say("main got: " + message_of(e));
+    release_error(e);
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(out, (std::vector<std::string>{"handler awaited: x", "added handler ends", "main got: x"}));
+    tasync_coroutine_release(co);
+}
+
+// Cleanup is never skipped: a handler queued when graceful shutdown starts
+// still starts, and shutdown does not interrupt its waits.
+TEST_F(Coroutine, C11_HandlersRunThroughGracefulShutdown) {
+    tasync_coroutine_t *co = spawn([&](tasync_coroutine_t *) {});
+    tasync_spawn_options_t cleanup = callback([&](tasync_coroutine_t *self) {
+        say(delay(5) == 0 ? "cleanup slept" : "cleanup interrupted");
+        say(flags(self) & TASYNC_CO_CANCEL_REQUESTED ? "asked to cancel" : "?");
+    });
+    ASSERT_EQ(tasync_coroutine_on_finally(co, &cleanup), 0);
+    tasync_yield(rt, nullptr);  // co completes, the handler is queued
+    EXPECT_EQ(tasync_runtime_shutdown(rt, nullptr), 0);
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(out, (std::vector<std::string>{"cleanup slept", "asked to cancel"}));
+    tasync_coroutine_release(co);
+}
+
+// A handler's error goes through the error flow of the coroutine's scope
+// (S10): the scope's exception handler sees it, not the global scope.
+TEST_F(Coroutine, C11_AHandlersErrorGoesThroughTheOwningScope) {
+    ScopeRef s(scope());
+    tasync_coroutine_t *handler_co = nullptr;
+    on_error(s, [&](tasync_scope_t *sc, tasync_coroutine_t *co, void *e, void **) {
+        EXPECT_EQ(sc, s.get());
+        handler_co = co;
+        say("scope handler: " + message_of(e));
+        return 0;
+    });
+    tasync_coroutine_t *co = spawn([&](tasync_coroutine_t *) {}, s);
+    tasync_coroutine_t *seen = nullptr;
+    tasync_spawn_options_t broken = callback([&](tasync_coroutine_t *self) {
+        seen = self;
+        fail(self, "cleanup broke");
+    });
+    ASSERT_EQ(tasync_coroutine_on_finally(co, &broken), 0);
+    EXPECT_EQ(await_scope(s), 0) << "the scope waits for the handlers of its coroutines";
+    EXPECT_EQ(out, (std::vector<std::string>{"scope handler: cleanup broke"}));
+    EXPECT_EQ(handler_co, seen);
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(tasync_runtime_take_error(rt), nullptr);
+    tasync_coroutine_release(co);
+}
+
 // --------------------------------------------------------------------- C12
 
 TEST_F(Coroutine, C12_IntrospectionOfEveryKindOfWait) {

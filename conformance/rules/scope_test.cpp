@@ -629,7 +629,12 @@ TEST_F(Scope, S10_TheExceptionHandlerMaySuppress_Seed) {
         say("Error in scope: " + message_of(e));
         return 0;
     });
-    failing = spawn([&](tasync_coroutine_t *self) { fail(self, "Something broke!"); }, s);
+    // As in the seed, nobody keeps a handle on the failing coroutine: its
+    // error goes to the scope at once (S10).
+    go([&](tasync_coroutine_t *self) {
+        failing = self;
+        fail(self, "Something broke!");
+    }, s);
     go([&](tasync_coroutine_t *) { say("I'm working fine"); }, s);
     EXPECT_EQ(await_scope(s), 0);
     EXPECT_EQ(out, (std::vector<std::string>{"Error in scope: Something broke!", "I'm working fine"}));
@@ -637,11 +642,6 @@ TEST_F(Scope, S10_TheExceptionHandlerMaySuppress_Seed) {
     EXPECT_EQ(seen_co, failing);
     EXPECT_FALSE(sflags(s) & TASYNC_SCOPE_CANCELLED);
     EXPECT_EQ(run(), 0);
-    // The coroutine itself still failed with its error (awaiters would get it).
-    void *v = nullptr, *e = nullptr;
-    tasync_coroutine_outcome(failing, &v, &e);
-    EXPECT_EQ(message_of(e), "Something broke!");
-    tasync_coroutine_release(failing);
 }
 
 TEST_F(Scope, S10_AHandlerThatThrowsPassesTheNewErrorToTheParent) {
@@ -821,6 +821,166 @@ TEST_F(Scope, S10_HandlersMaySuspend) {
 }
 
 // ---------------------------------------------------------------------- S11
+
+// Future semantics: while a handle to the coroutine is alive its error
+// stays on it for later awaiters, and nothing reaches the scope.
+TEST_F(Scope, S10_ErrorStaysOnTheCoroutineWhileAHandleIsAlive) {
+    ScopeRef s(scope());
+    bool handler_ran = false;
+    on_error(s, [&](tasync_scope_t *, tasync_coroutine_t *, void *, void **) {
+        handler_ran = true;
+        return 0;
+    });
+    tasync_coroutine_t *co = spawn([&](tasync_coroutine_t *self) { fail(self, "kept"); }, s);
+    tasync_yield(rt, nullptr);
+    EXPECT_TRUE(flags(co) & TASYNC_CO_COMPLETED);
+    EXPECT_EQ(await_scope(s), 0) << "the held error is not the scope's";
+    EXPECT_FALSE(handler_ran);
+    for (int i = 0; i < 2; ++i) {
+        void *e = nullptr;
+        EXPECT_EQ(tasync_await(rt, tasync_coroutine_awaitable(co), nullptr, nullptr, &e), TASYNC_EFAILED);
+        EXPECT_EQ(message_of(e), "kept");
+        release_error(e);
+    }
+    tasync_coroutine_release(co);
+    EXPECT_EQ(run(), 0);
+    EXPECT_FALSE(handler_ran) << "awaited: observed, never escalated";
+    EXPECT_FALSE(sflags(s) & TASYNC_SCOPE_CANCELLED);
+    EXPECT_EQ(tasync_runtime_take_error(rt), nullptr);
+}
+
+// The last handle released without the error having been awaited: it
+// escalates then (S10), on the failed coroutine, which the release only
+// queues (the release may happen where no handler can run).
+TEST_F(Scope, S10_AnUnobservedErrorEscalatesWhenTheLastHandleGoes) {
+    ScopeRef s(scope());
+    tasync_coroutine_t *failing = nullptr;
+    on_error(s, [&](tasync_scope_t *, tasync_coroutine_t *co, void *e, void **) {
+        EXPECT_EQ(co, tasync_coroutine_current(rt)) << "handlers run on the failed coroutine";
+        EXPECT_EQ(co, failing);
+        say("handler: " + message_of(e));
+        return 0;
+    });
+    failing = spawn([&](tasync_coroutine_t *self) { fail(self, "dropped"); }, s);
+    tasync_coroutine_t *second = failing;
+    tasync_coroutine_retain(second);  // two handles
+    tasync_yield(rt, nullptr);
+    tasync_coroutine_release(failing);
+    tasync_yield(rt, nullptr);
+    EXPECT_TRUE(out.empty()) << "a handle is still alive";
+    tasync_coroutine_release(second);
+    EXPECT_TRUE(out.empty()) << "the release only queues the escalation";
+    tasync_yield(rt, nullptr);
+    EXPECT_EQ(out, (std::vector<std::string>{"handler: dropped"}));
+    EXPECT_EQ(run(), 0);
+}
+
+// No handler: the escalation that the last release starts goes on as S10
+// says, up to the global scope (graceful shutdown, reported at the end).
+TEST_F(Scope, S10_AHeldErrorThatReachesTheGlobalScopeEndsTheProgram) {
+    tasync_coroutine_t *co = spawn([&](tasync_coroutine_t *self) { fail(self, "never awaited"); });
+    go([&](tasync_coroutine_t *) { say(delay(60000) == -ECANCELED ? "other cancelled" : "?"); });
+    tasync_yield(rt, nullptr);
+    EXPECT_EQ(tasync_runtime_shutdown_phase(rt), TASYNC_SHUTDOWN_NONE);
+    tasync_coroutine_release(co);
+    EXPECT_EQ(run(), TASYNC_EFAILED);
+    EXPECT_EQ(out, (std::vector<std::string>{"other cancelled"}));
+    void *e = tasync_runtime_take_error(rt);
+    EXPECT_EQ(message_of(e), "never awaited");
+    release_error(e);
+}
+
+// Handles still alive when nothing else remains: the end of the program
+// releases every held error (nobody can await it any more).
+TEST_F(Scope, S10_HeldErrorsEscalateAtTheEndOfTheProgram) {
+    ScopeRef s(scope());
+    on_error(s, [&](tasync_scope_t *, tasync_coroutine_t *, void *e, void **) {
+        say("handler: " + message_of(e));
+        return 0;
+    });
+    tasync_coroutine_t *co = spawn([&](tasync_coroutine_t *self) { fail(self, "kept to the end"); }, s);
+    tasync_coroutine_t *plain = spawn([&](tasync_coroutine_t *self) { fail(self, "global"); });
+    tasync_yield(rt, nullptr);
+    EXPECT_TRUE(out.empty()) << "held while the handles live";
+    EXPECT_EQ(tasync_runtime_shutdown_phase(rt), TASYNC_SHUTDOWN_NONE);
+    EXPECT_EQ(run(), TASYNC_EFAILED);
+    EXPECT_EQ(out, (std::vector<std::string>{"handler: kept to the end"}));
+    void *e = tasync_runtime_take_error(rt);
+    EXPECT_EQ(message_of(e), "global");
+    release_error(e);
+    // Still there for a late awaiter.
+    void *again = nullptr;
+    EXPECT_EQ(tasync_await(rt, tasync_coroutine_awaitable(co), nullptr, nullptr, &again), TASYNC_EFAILED);
+    EXPECT_EQ(message_of(again), "kept to the end");
+    release_error(again);
+    tasync_coroutine_release(co);
+    tasync_coroutine_release(plain);
+}
+
+// tasync_await_any observes what it returns, not the others: an error of
+// one it did not return (though it failed while await_any still waited)
+// stays held and escalates if never awaited.
+TEST_F(Scope, S10_AwaitAnyObservesWhatItReturns) {
+    ScopeRef s(scope());
+    on_error(s, [&](tasync_scope_t *, tasync_coroutine_t *, void *e, void **) {
+        say("escalated: " + message_of(e));
+        return 0;
+    });
+    tasync_coroutine_t *first = spawn([&](tasync_coroutine_t *self) { fail(self, "first"); }, s);
+    tasync_coroutine_t *later = spawn([&](tasync_coroutine_t *self) { fail(self, "later"); }, s);
+    tasync_awaitable_t *both[2] = {tasync_coroutine_awaitable(first), tasync_coroutine_awaitable(later)};
+    EXPECT_EQ(tasync_await_any(rt, both, 2, nullptr, nullptr), 0);
+    EXPECT_TRUE(flags(later) & TASYNC_CO_COMPLETED) << "failed before await_any returned";
+    delay(10);
+    tasync_coroutine_release(first);
+    tasync_coroutine_release(later);
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(out, (std::vector<std::string>{"escalated: later"}));
+}
+
+// Rule S5 with rule S10: without an error handler, awaitAfterCancellation()
+// is a responsibility point like awaitCompletion(): it ends with the error.
+TEST_F(Scope, S5_WithoutAHandlerAwaitAfterCancellationReceivesTheError) {
+    ScopeRef s(scope());
+    go([&](tasync_coroutine_t *self) {
+        delay(60000);  // cancelled: swallows it and fails while cleaning up
+        fail(self, "cleanup failed");
+    }, s);
+    tasync_yield(rt, nullptr);
+    tasync_scope_cancel(s, nullptr);
+    void *e = nullptr;
+    EXPECT_EQ(tasync_scope_await_after_cancellation(rt, s, nullptr, nullptr, nullptr, &e), TASYNC_EFAILED);
+    EXPECT_EQ(message_of(e), "cleanup failed");
+    release_error(e);
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(tasync_runtime_take_error(rt), nullptr) << "received: it does not escalate";
+}
+
+// A scope's finally handlers run in the scope, before those waiting for it
+// resume; their errors go to the scope's exception handler.
+TEST_F(Scope, S12_FinallyHandlersRunBeforeTheScopesWaitersResume) {
+    ScopeRef s(scope());
+    on_error(s, [&](tasync_scope_t *, tasync_coroutine_t *, void *e, void **) {
+        say("scope handler: " + message_of(e));
+        return 0;
+    });
+    go([&](tasync_coroutine_t *) { delay(60000); }, s);
+    tasync_spawn_options_t cb = callback([&](tasync_coroutine_t *self) {
+        // In the global scope (it may spawn though s is closed), charged to s.
+        EXPECT_EQ(tasync_coroutine_scope(self), tasync_scope_global(rt));
+        delay(2);
+        say("scope cleanup ends");
+        fail(self, "scope cleanup broke");
+    });
+    ASSERT_EQ(tasync_scope_on_finally(s, &cb), 0);
+    tasync_yield(rt, nullptr);
+    tasync_scope_cancel(s, nullptr);
+    EXPECT_EQ(tasync_scope_await_after_cancellation(rt, s, nullptr, nullptr, nullptr, nullptr), 0);
+    say("waiter resumed");
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(out, (std::vector<std::string>{"scope cleanup ends", "scope handler: scope cleanup broke",
+                                             "waiter resumed"}));
+}
 
 TEST_F(Scope, S11_HandlersCannotBeSetOnTheGlobalScope) {
     int released = 0;

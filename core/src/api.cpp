@@ -155,19 +155,31 @@ TASYNC_API int tasync_spawn(tasync_runtime_t *rt, const tasync_spawn_options_t *
     if (out_error != nullptr) *out_error = nullptr;
     if (rt == nullptr) rt = tls_runtime;
     if (rt == nullptr || opts == nullptr || opts->size < offsetof(tasync_spawn_options_t, location)) return -EINVAL;
-    if (opts->size >= sizeof(tasync_spawn_options_t)) return rt->spawn(*opts, out, out_error);
-    // An older caller's smaller struct: widen it with zeros.
-    tasync_spawn_options_t o{};
-    std::memcpy(&o, opts, opts->size);
-    return rt->spawn(o, out, out_error);
+    int rc;
+    if (opts->size >= sizeof(tasync_spawn_options_t)) {
+        rc = rt->spawn(*opts, out, out_error);
+    } else {
+        // An older caller's smaller struct: widen it with zeros.
+        tasync_spawn_options_t o{};
+        std::memcpy(&o, opts, opts->size);
+        rc = rt->spawn(o, out, out_error);
+    }
+    if (rc == 0 && out != nullptr) ++(*out)->handles;  // the caller's handle (S10)
+    return rc;
 }
 
+// References taken through the ABI are the host's handles on the coroutine
+// (rule S10's Future semantics); the core's own are counted in refs only.
 TASYNC_API void tasync_coroutine_retain(tasync_coroutine_t *co) {
-    if (co != nullptr) ++co->refs;
+    if (co == nullptr) return;
+    ++co->refs;
+    ++co->handles;
 }
 
 TASYNC_API void tasync_coroutine_release(tasync_coroutine_t *co) {
-    if (co != nullptr && --co->refs == 0) co->destroy();
+    if (co == nullptr) return;
+    if (co->handles > 0 && --co->handles == 0 && co->rt != nullptr) co->rt->handle_released(co);
+    if (--co->refs == 0) co->destroy();
 }
 
 TASYNC_API tasync_coroutine_t *tasync_coroutine_current(tasync_runtime_t *rt) {
@@ -188,8 +200,9 @@ TASYNC_API uint32_t tasync_coroutine_flags(const tasync_coroutine_t *co) {
     if (co->is_main) f |= TASYNC_CO_MAIN;
     if (co->started) f |= TASYNC_CO_STARTED;
     // New and Ready coroutines are exactly those in the run queue.
-    if (!co->completed && ((co->state == S::New && !co->held) || co->state == S::Ready)) f |= TASYNC_CO_QUEUED;
-    if (co->completed) {
+    const bool finished = co->done || co->completed;
+    if (!finished && ((co->state == S::New && !co->held) || co->state == S::Ready)) f |= TASYNC_CO_QUEUED;
+    if (finished) {
         f |= TASYNC_CO_COMPLETED;
         if (co->cancel_requested || (co->error != nullptr && co->rt != nullptr && co->rt->is_cancellation(co->error)))
             f |= TASYNC_CO_CANCELLED;
@@ -213,14 +226,14 @@ TASYNC_API void tasync_coroutine_set_host_data(tasync_coroutine_t *co, void *hos
 TASYNC_API tasync_awaitable_t *tasync_coroutine_awaitable(tasync_coroutine_t *co) { return co; }
 
 TASYNC_API void tasync_coroutine_set_result(tasync_coroutine_t *self, void *value) {
-    if (self == nullptr || self->rt == nullptr || self->completed) return;
+    if (self == nullptr || self->rt == nullptr || self->done || self->completed) return;
     self->rt->retain_value(value);
     self->rt->release_value(self->value);
     self->value = value;
 }
 
 TASYNC_API void tasync_coroutine_set_error(tasync_coroutine_t *self, void *error) {
-    if (self == nullptr || self->rt == nullptr || self->completed) return;
+    if (self == nullptr || self->rt == nullptr || self->done || self->completed) return;
     self->rt->retain_error(error);
     self->rt->release_error(self->error);
     self->error = error;
@@ -228,7 +241,7 @@ TASYNC_API void tasync_coroutine_set_error(tasync_coroutine_t *self, void *error
 
 TASYNC_API int tasync_coroutine_outcome(const tasync_coroutine_t *co, void **value, void **error) {
     if (co == nullptr) return -EINVAL;
-    if (!co->completed) return TASYNC_EBAD_STATE;
+    if (!co->completed && !co->done) return TASYNC_EBAD_STATE;
     if (value != nullptr) *value = co->value;
     if (error != nullptr) *error = co->error;
     return 0;
@@ -241,7 +254,8 @@ TASYNC_API int tasync_coroutine_cancel(tasync_coroutine_t *co, void *error) {
 }
 
 TASYNC_API int tasync_coroutine_repend_cancellation(tasync_coroutine_t *self) {
-    if (self == nullptr || self->rt == nullptr || !self->cancel_requested || self->completed) return TASYNC_EBAD_STATE;
+    if (self == nullptr || self->rt == nullptr || !self->cancel_requested || self->done || self->completed)
+        return TASYNC_EBAD_STATE;
     self->cancel_pending = true;
     return 0;
 }

@@ -66,9 +66,13 @@ struct AnyWait : Wait {
     long winner = -1;
 };
 
-void any_fired(Waiter *w, tasync_awaitable *) {
+void any_fired(Waiter *w, tasync_awaitable *source) {
     auto *aw = static_cast<AnyWait *>(static_cast<Wait *>(w->wait));
-    if (aw->winner < 0) aw->winner = w->role;
+    if (aw->winner < 0 && !aw->done) {
+        // The one tasync_await_any returns: its caller reads the outcome.
+        aw->winner = w->role;
+        if (source->error != nullptr) observe(source);
+    }
     aw->co->rt->wake(aw, 0);
 }
 
@@ -117,6 +121,26 @@ int check_awaitable(tasync_runtime *rt, tasync_awaitable *what, void **out_error
 }
 
 }  // namespace
+
+namespace tasync::detail {
+
+void observe(tasync_awaitable *aw) {
+    if (aw == nullptr || aw->observed) return;
+    aw->observed = true;
+    if (aw->kind != AwaitableKind::Coroutine || aw->rt == nullptr) return;
+    auto *co = static_cast<tasync_coroutine *>(aw);
+    if (co->holding) aw->rt->wake(co->wait, 0);  // it finishes without escalating
+}
+
+bool outcome_ready(const tasync_awaitable *aw, const tasync_coroutine *caller) {
+    if (aw->completed) return true;
+    // A finally handler reads its coroutine's outcome while the coroutine's
+    // awaiters wait for the handler (C11): waiting would deadlock.
+    return aw->kind == AwaitableKind::Coroutine && static_cast<const tasync_coroutine *>(aw)->done &&
+           caller != nullptr && caller->finally_of == aw;
+}
+
+}  // namespace tasync::detail
 
 extern "C" {
 
@@ -171,11 +195,21 @@ TASYNC_API int tasync_resume_error(tasync_coroutine_t *co, void *error) {
 }
 
 TASYNC_API void tasync_awaitable_retain(tasync_awaitable_t *aw) {
-    if (aw != nullptr) ++aw->refs;
+    if (aw == nullptr) return;
+    if (aw->kind == AwaitableKind::Coroutine) {
+        tasync_coroutine_retain(static_cast<tasync_coroutine *>(aw));  // a handle (S10)
+        return;
+    }
+    ++aw->refs;
 }
 
 TASYNC_API void tasync_awaitable_release(tasync_awaitable_t *aw) {
-    if (aw != nullptr && --aw->refs == 0) aw->destroy();
+    if (aw == nullptr) return;
+    if (aw->kind == AwaitableKind::Coroutine) {
+        tasync_coroutine_release(static_cast<tasync_coroutine *>(aw));
+        return;
+    }
+    if (--aw->refs == 0) aw->destroy();
 }
 
 TASYNC_API int tasync_awaitable_is_completed(const tasync_awaitable_t *aw) {
@@ -192,7 +226,8 @@ TASYNC_API int tasync_await(tasync_runtime_t *rt, tasync_awaitable_t *what, tasy
     if (cancellation != nullptr && cancellation->rt != rt)
         return cancellation->rt == nullptr ? TASYNC_EBAD_STATE : TASYNC_EWRONG_THREAD;
     if (int rc = check_awaitable(rt, what, out_error); rc != 0) return rc;
-    if (what->completed) {
+    if (outcome_ready(what, rt->current)) {
+        if (what->error != nullptr) observe(what);
         rt->retain_value(what->value);
         rt->retain_error(what->error);
         if (out_value != nullptr) *out_value = what->value;
@@ -231,7 +266,10 @@ TASYNC_API int tasync_await_any(tasync_runtime_t *rt, tasync_awaitable_t *const 
         if (int rc = check_awaitable(rt, what[i], out_error); rc != 0) return rc;
     }
     for (size_t i = 0; i < n; ++i) {
-        if (what[i]->completed) return static_cast<int>(i);
+        if (outcome_ready(what[i], rt->current)) {
+            if (what[i]->error != nullptr) observe(what[i]);  // the caller reads its outcome
+            return static_cast<int>(i);
+        }
     }
     AnyWait w;
     w.kind = WaitKind::Await;
@@ -257,11 +295,14 @@ TASYNC_API int tasync_await_any(tasync_runtime_t *rt, tasync_awaitable_t *const 
 
 TASYNC_API int tasync_awaitable_outcome(const tasync_awaitable_t *aw, void **value, void **error) {
     if (aw == nullptr) return -EINVAL;
-    if (!aw->completed) return TASYNC_EBAD_STATE;
+    if (!aw->completed && !(aw->kind == AwaitableKind::Coroutine && static_cast<const tasync_coroutine *>(aw)->done))
+        return TASYNC_EBAD_STATE;
     if (value != nullptr) *value = aw->value;
     if (error != nullptr) *error = aw->error;
     return aw->error != nullptr ? TASYNC_EFAILED : 0;
 }
+
+TASYNC_API void tasync_awaitable_observe(tasync_awaitable_t *aw) { observe(aw); }
 
 TASYNC_API int tasync_future_create(tasync_runtime_t *rt, tasync_awaitable_t **out) {
     rt = running_runtime(rt);

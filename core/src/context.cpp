@@ -10,6 +10,7 @@ using namespace tasync::detail;
 namespace {
 
 tasync_runtime *runtime_of(const tasync_context *ctx) {
+    if (ctx->owner_kind == tasync_context::Owner::None) return ctx->rt;
     if (ctx->owner_kind == tasync_context::Owner::Scope) return static_cast<const tasync_scope *>(ctx->owner)->rt;
     return static_cast<const tasync_coroutine *>(ctx->owner)->rt;
 }
@@ -19,16 +20,18 @@ tasync_context *scope_context(tasync_scope *s) {
     return s->context.get();
 }
 
-// The parent context: the parent scope's (a root scope's parent is the
-// global scope's, the root context); a coroutine's is its scope's.
+// The parent context (X2): the parent scope's, so that the hierarchy of
+// contexts is exactly that of scopes (a root scope's context, like the
+// global scope's, has none); a coroutine's is its scope's.
 tasync_context *parent_of(const tasync_context *ctx) {
+    if (ctx->owner_kind == tasync_context::Owner::None) return nullptr;
     if (ctx->owner_kind == tasync_context::Owner::Scope) {
         auto *s = static_cast<tasync_scope *>(ctx->owner);
-        if (s->rt == nullptr || s->is_global) return nullptr;
-        return scope_context(s->parent != nullptr ? s->parent : s->rt->global_scope);
+        if (s->rt == nullptr || s->parent == nullptr) return nullptr;
+        return scope_context(s->parent);
     }
     auto *co = static_cast<tasync_coroutine *>(ctx->owner);
-    if (co->rt == nullptr || co->completed) return nullptr;
+    if (co->rt == nullptr || co->done || co->completed) return nullptr;
     tasync_scope *s = co->rt->scope_of(co);
     return s != nullptr ? scope_context(s) : nullptr;
 }
@@ -63,6 +66,16 @@ void tasync_runtime::context_clear(tasync_context *ctx) {
     ctx->objects.clear();
 }
 
+// Runtime teardown: free-standing contexts the host still holds drop their
+// values now (the host's release functions go with the runtime).
+void tasync_runtime::teardown_free_contexts() {
+    for (tasync_context *ctx : free_contexts) {
+        context_clear(ctx);
+        ctx->rt = nullptr;
+    }
+    free_contexts.clear();
+}
+
 void tasync_runtime::drop_extras_slow(Coroutine *co) {
     if (co->finally_cbs != nullptr) {
         for (const tasync_spawn_options_t &cb : *co->finally_cbs) {
@@ -91,20 +104,46 @@ TASYNC_API tasync_context_t *tasync_coroutine_context(tasync_coroutine_t *co) {
     return co->context;
 }
 
+TASYNC_API int tasync_context_create(tasync_runtime_t *rt, tasync_context_t **out) {
+    if (out != nullptr) *out = nullptr;
+    if (rt == nullptr) rt = tls_runtime;
+    if (rt == nullptr || out == nullptr) return -EINVAL;
+    auto *ctx = new tasync_context(tasync_context::Owner::None, nullptr);
+    ctx->refs = 1;
+    ctx->rt = rt;
+    rt->free_contexts.insert(ctx);
+    *out = ctx;
+    return 0;
+}
+
 TASYNC_API tasync_context_t *tasync_context_parent(const tasync_context_t *ctx) {
     return ctx != nullptr ? parent_of(ctx) : nullptr;
 }
 
+// A reference on a coroutine's context keeps the coroutine record, not a
+// handle on its outcome (rule S10 counts handles only).
 TASYNC_API void tasync_context_retain(tasync_context_t *ctx) {
     if (ctx == nullptr) return;
-    if (ctx->owner_kind == tasync_context::Owner::Scope) tasync_scope_retain(static_cast<tasync_scope *>(ctx->owner));
-    else tasync_coroutine_retain(static_cast<tasync_coroutine *>(ctx->owner));
+    if (ctx->owner_kind == tasync_context::Owner::None) ++ctx->refs;
+    else if (ctx->owner_kind == tasync_context::Owner::Scope) tasync_scope_retain(static_cast<tasync_scope *>(ctx->owner));
+    else ++static_cast<tasync_coroutine *>(ctx->owner)->refs;
 }
 
 TASYNC_API void tasync_context_release(tasync_context_t *ctx) {
     if (ctx == nullptr) return;
-    if (ctx->owner_kind == tasync_context::Owner::Scope) tasync_scope_release(static_cast<tasync_scope *>(ctx->owner));
-    else tasync_coroutine_release(static_cast<tasync_coroutine *>(ctx->owner));
+    if (ctx->owner_kind == tasync_context::Owner::None) {
+        if (--ctx->refs != 0) return;
+        if (ctx->rt != nullptr) {
+            ctx->rt->context_clear(ctx);
+            ctx->rt->free_contexts.erase(ctx);
+        }
+        delete ctx;
+    } else if (ctx->owner_kind == tasync_context::Owner::Scope) {
+        tasync_scope_release(static_cast<tasync_scope *>(ctx->owner));
+    } else {
+        auto *co = static_cast<tasync_coroutine *>(ctx->owner);
+        if (--co->refs == 0) co->destroy();
+    }
 }
 
 TASYNC_API int tasync_context_find(const tasync_context_t *ctx, const tasync_context_key_t *key, int local,

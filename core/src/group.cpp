@@ -173,7 +173,7 @@ void free_tasks(tasync_group *g) {
             rt->release_error(t->error);
         }
         t->value = t->error = nullptr;
-        tasync_coroutine_release(t->co);
+        if (--t->co->refs == 0) t->co->destroy();  // the group's own reference, not a handle
         t->co = nullptr;
     }
     g->tasks.clear();
@@ -345,6 +345,7 @@ TASYNC_API int tasync_group_spawn(tasync_group_t *g, const tasync_group_key_t *k
     g->tasks.push_back(std::move(t));
     if (out != nullptr) {
         ++co->refs;
+        ++co->handles;  // the caller's handle (S10)
         *out = co;
     }
     return 0;

@@ -1,11 +1,20 @@
 // Stack overflow detection: a fault inside the guard region of the running
 // coroutine's stack prints a clear message and kills the process with the
-// original signal. Any other fault goes to the handler that was installed
-// before ours (PHP's, a sanitizer's, or the default action).
+// original signal. Everything else keeps the meaning it had before the
+// runtime came (DESIGN rule C26): a SIGSEGV or SIGBUS that the kernel did not
+// raise for a fault (kill(), sigqueue(), tgkill(): si_code <= 0), or a fault
+// outside a guard region, goes to the disposition that was installed before
+// ours: its handler runs (PHP's, a sanitizer's), an ignored sent signal stays
+// ignored, and the default action is restored and the signal raised again,
+// so the process dies of it with the status plain PHP would have.
 //
-// The handler is process-wide by nature (signal dispositions are); it is
-// installed once and only reads thread-local state. Each runtime thread gets
-// an alternate signal stack, since the overflowing stack cannot run it.
+// The handler is process-wide by nature (signal dispositions are): it is
+// installed while at least one thread has a runtime and the previous
+// disposition is put back when the last one goes, so that a process that no
+// longer runs coroutines (the next request of a PHP worker, a child that
+// exec()s) has exactly the dispositions it had. It only reads thread-local
+// state. Each runtime thread gets an alternate signal stack, since the
+// overflowing stack cannot run it.
 #include <signal.h>
 #include <unistd.h>
 
@@ -21,10 +30,12 @@ namespace {
 
 struct sigaction g_prev_segv;
 struct sigaction g_prev_bus;
-std::once_flag g_install_once;
+std::mutex g_install_mutex;
+unsigned g_users = 0;  // threads whose runtime installed the handler
 
 thread_local char *tls_altstack = nullptr;
 thread_local std::size_t tls_altstack_size = 0;
+thread_local bool tls_installed = false;
 
 void put(const char *s) {
     ssize_t r = write(STDERR_FILENO, s, std::strlen(s));
@@ -42,26 +53,52 @@ void put_num(unsigned long long v) {
     put(buf + i);
 }
 
-void chain(int sig, siginfo_t *si, void *uctx) {
+// A fault the kernel raised for the instruction that is running: returning
+// from the handler executes it again. SI_USER, SI_QUEUE, SI_TKILL and the
+// other codes of sent signals are zero or negative.
+bool is_fault(const siginfo_t *si) { return si != nullptr && si->si_code > 0; }
+
+void restore_default(int sig) {
+    struct sigaction dfl;
+    std::memset(&dfl, 0, sizeof(dfl));
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, nullptr);
+}
+
+// Hands the signal to the disposition installed before ours.
+void pass_on(int sig, siginfo_t *si, void *uctx) {
     const struct sigaction &prev = sig == SIGBUS ? g_prev_bus : g_prev_segv;
-    if (prev.sa_flags & SA_SIGINFO) {
-        if (prev.sa_sigaction != nullptr) {
+    const bool handler = (prev.sa_flags & SA_SIGINFO) ? prev.sa_sigaction != nullptr
+                                                      : prev.sa_handler != SIG_DFL && prev.sa_handler != SIG_IGN &&
+                                                            prev.sa_handler != nullptr;
+    if (handler) {
+        // A one-shot handler would have been reset by the kernel.
+        if (prev.sa_flags & SA_RESETHAND) restore_default(sig);
+        if (prev.sa_flags & SA_SIGINFO) {
             prev.sa_sigaction(sig, si, uctx);
-            return;
+        } else {
+            prev.sa_handler(sig);
         }
-    } else if (prev.sa_handler == SIG_IGN) {
-        return;
-    } else if (prev.sa_handler != SIG_DFL && prev.sa_handler != nullptr) {
-        prev.sa_handler(sig);
         return;
     }
-    // Default action: restore it and let the faulting instruction fault again.
-    signal(sig, SIG_DFL);
+    if (!(prev.sa_flags & SA_SIGINFO) && prev.sa_handler == SIG_IGN) {
+        // A sent signal stays ignored. A fault cannot be: its instruction
+        // would fault again forever, so the kernel's rule applies (an
+        // ignored fault signal kills with the default action).
+        if (is_fault(si)) restore_default(sig);
+        return;
+    }
+    // The default action: put it back, and let it act. A fault executes
+    // its instruction again on return; a sent signal is raised again, and
+    // is delivered (blocked while this handler runs) as soon as it returns.
+    restore_default(sig);
+    if (!is_fault(si)) raise(sig);
 }
 
 void on_fault(int sig, siginfo_t *si, void *uctx) {
     tasync_runtime *rt = tls_runtime;
-    if (rt != nullptr && rt->current != nullptr && rt->current->stack && rt->stacks) {
+    if (is_fault(si) && rt != nullptr && rt->current != nullptr && rt->current->stack && rt->stacks) {
         const Stack &s = rt->current->stack;
         const char *addr = static_cast<const char *>(si->si_addr);
         const std::size_t guard = rt->stacks->guard_size();
@@ -78,11 +115,16 @@ void on_fault(int sig, siginfo_t *si, void *uctx) {
             put_num(rt->stacks->usable_size());
             put(" bytes is exhausted (the guard page was hit); raise the stack size "
                 "(tasync_runtime_options_t.stack_size, PHP ini async.stack_size)\n");
-            signal(sig, SIG_DFL);
+            restore_default(sig);
             return;
         }
     }
-    chain(sig, si, uctx);
+    pass_on(sig, si, uctx);
+}
+
+bool ours(int sig) {
+    struct sigaction cur;
+    return sigaction(sig, nullptr, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == &on_fault;
 }
 
 void install_process_handler() {
@@ -95,10 +137,21 @@ void install_process_handler() {
     sigaction(SIGBUS, &sa, &g_prev_bus);
 }
 
+// Puts the previous dispositions back, unless someone installed a handler
+// over ours meanwhile (it may chain to ours: leave it as it is).
+void remove_process_handler() {
+    if (ours(SIGSEGV)) sigaction(SIGSEGV, &g_prev_segv, nullptr);
+    if (ours(SIGBUS)) sigaction(SIGBUS, &g_prev_bus, nullptr);
+}
+
 }  // namespace
 
 void install_overflow_handler(tasync_runtime *) {
-    std::call_once(g_install_once, install_process_handler);
+    if (!tls_installed) {
+        std::lock_guard<std::mutex> lock(g_install_mutex);
+        if (g_users++ == 0) install_process_handler();
+        tls_installed = true;
+    }
     stack_t cur;
     if (sigaltstack(nullptr, &cur) == 0 && !(cur.ss_flags & SS_DISABLE)) return;  // the thread has one
     long min = sysconf(_SC_SIGSTKSZ);
@@ -119,6 +172,11 @@ void install_overflow_handler(tasync_runtime *) {
 }
 
 void remove_overflow_handler(tasync_runtime *) {
+    if (tls_installed) {
+        std::lock_guard<std::mutex> lock(g_install_mutex);
+        if (--g_users == 0) remove_process_handler();
+        tls_installed = false;
+    }
     if (tls_altstack == nullptr) return;
     stack_t ss;
     std::memset(&ss, 0, sizeof(ss));

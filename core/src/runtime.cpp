@@ -89,6 +89,7 @@ void tasync_awaitable::complete(void *v, void *e) {
         }
         if (w->wait == nullptr) continue;
         if (w->role == 0) {
+            if (error != nullptr) observe(this);  // the awaiter receives it (C4, S10)
             rt->retain_value(value);
             rt->retain_error(error);
             rt->wake(w->wait, error != nullptr ? TASYNC_EFAILED : 0, value, error);
@@ -145,6 +146,11 @@ void tasync_coroutine::destroy() {
 void tasync_coroutine::detach() {
     tasync_runtime *r = rt;
     if (r == nullptr) return;
+    if (finally_of != nullptr) {
+        // Runtime teardown pins every object: this cannot free the owner.
+        --finally_of->refs;
+        finally_of = nullptr;
+    }
     if (wait != nullptr && wait->cleanup != nullptr) wait->cleanup(wait);
     wait = nullptr;
     if (arg_release != nullptr) {
@@ -430,7 +436,6 @@ int tasync_runtime::init(const tasync_runtime_options_t &o) {
     main->id = 0;
     main->state = Coroutine::State::Running;
     current = main;
-    co_cache.reserve(kCoroutineCacheMax);
     return 0;
 }
 
@@ -498,6 +503,7 @@ tasync_runtime::~tasync_runtime() {
     runq.clear();
     teardown_groups();
     teardown_scopes_end();
+    teardown_free_contexts();
     release_error(shutdown_error);
     release_error(fatal_error);
     shutdown_error = fatal_error = nullptr;
@@ -535,18 +541,23 @@ tasync_runtime::~tasync_runtime() {
     }
     delete global_scope;
     global_scope = nullptr;
-    for (void *p : co_cache) std::free(p);
-    co_cache.clear();
     stacks.reset();
+    while (co_cache != nullptr) {
+        void *p = co_cache;
+        co_cache = *static_cast<void **>(p);
+        std::free(p);
+    }
+    co_cache_count = 0;
 }
 
 // ------------------------------------------------------------ allocation
 
 tasync_coroutine *tasync_runtime::alloc_coroutine() {
     void *mem;
-    if (!co_cache.empty()) {
-        mem = co_cache.back();
-        co_cache.pop_back();
+    if (co_cache != nullptr) {
+        mem = co_cache;
+        co_cache = *static_cast<void **>(mem);
+        --co_cache_count;
     } else {
         mem = std::malloc(sizeof(Coroutine));
         if (mem == nullptr) return nullptr;
@@ -556,10 +567,34 @@ tasync_coroutine *tasync_runtime::alloc_coroutine() {
     return co;
 }
 
+// Records are kept as stacks are (StackPool): at least kCoroutineCacheMax,
+// and as many as the stack cache holds, so that a burst that comes back
+// reuses warm records instead of memory malloc gave back to the kernel.
+std::size_t tasync_runtime::coroutine_cache_bound() const noexcept {
+    std::size_t s = stacks ? stacks->cached() + stacks->stats().live : 0;
+    return s > kCoroutineCacheMax ? s : kCoroutineCacheMax;
+}
+
 void tasync_runtime::free_coroutine(Coroutine *co) {
     co->~tasync_coroutine();
-    if (co_cache.size() < kCoroutineCacheMax) co_cache.push_back(co);
-    else std::free(co);
+    if (co_cache_count < coroutine_cache_bound()) {
+        // The free block holds the link (no allocation here).
+        *static_cast<void **>(static_cast<void *>(co)) = co_cache;
+        co_cache = co;
+        ++co_cache_count;
+        return;
+    }
+    std::free(co);
+}
+
+void tasync_runtime::trim_coroutine_cache() noexcept {
+    const std::size_t bound = coroutine_cache_bound();
+    while (co_cache_count > bound) {
+        void *p = co_cache;
+        co_cache = *static_cast<void **>(p);
+        --co_cache_count;
+        std::free(p);
+    }
 }
 
 // ------------------------------------------------------------------ spawn
@@ -569,6 +604,7 @@ int tasync_runtime::spawn(const tasync_spawn_options_t &o, Coroutine **out, void
     if (o.entry == nullptr) return -EINVAL;
     tasync_scope *sc = internal ? global_scope : o.scope;
     if (sc == nullptr) sc = current != nullptr ? scope_of(current) : global_scope;
+    if (internal && o.scope != nullptr) sc = o.scope;
     if (sc->rt != this) return sc->rt == nullptr ? TASYNC_EBAD_STATE : TASYNC_EWRONG_THREAD;
     if (sc->closed && !internal) {
         // Rule S3.
@@ -642,11 +678,15 @@ tasync_coroutine *tasync_runtime::pick_next_slow(Coroutine *next) {
                 // Nothing runnable.
                 if (main_waiting_end && main->state == Coroutine::State::Waiting && active == 0 && zombies == 0 &&
                     !has_live_work()) {
-                    if (!global_scope->completed && !global_scope->finally_cbs.empty()) {
+                    if (!holders.empty()) {
+                        // Errors kept for awaiters nobody will be any more
+                        // (S10): the end of the program releases them.
+                        release_holds();
+                    } else if (!global_scope->completed && !global_scope->finally_cbs.empty()) {
                         // The global scope's completion callbacks (S12) run
                         // before the end.
                         global_scope->completed = true;
-                        run_finally(global_scope->finally_cbs);
+                        run_finally(global_scope->finally_cbs, global_scope, nullptr);
                     } else {
                         // Nothing can happen any more and nobody is active: the end.
                         wake(main->wait, 0);
@@ -730,9 +770,22 @@ void tasync_runtime::complete_coroutine(Coroutine *co) {
         co->arg_release = nullptr;
         rel(co->arg);
     }
+    if (!co->done) finish_outcome(co);
+    co->cancel_pending = false;
+    if (tasync_scope *sc = co->scope) {
+        // Kept until now for an error held past the outcome (hold_error).
+        co->scope = nullptr;
+        scope_release(sc);
+    }
+    if (co->escalating) {
+        co->escalating = false;
+        if (--active == 0) maybe_start_zombie_phase();
+    }
+}
+
+void tasync_runtime::finish_outcome(Coroutine *co) {
     void *v = co->value;
     void *e = co->error;
-    co->value = co->error = nullptr;
     if (e == nullptr && co->cancel_requested) {
         // Rule C8 (and C7 for a coroutine that swallowed its cancellation):
         // the coroutine ends cancelled whatever it returned.
@@ -744,6 +797,9 @@ void tasync_runtime::complete_coroutine(Coroutine *co) {
         release_value(v);
         v = nullptr;
     }
+    co->value = v;
+    co->error = e;
+    co->done = true;
     co->cancel_pending = false;
     tasync_scope *sc = co->scope;
     const bool was_zombie = co->zombie;
@@ -754,13 +810,27 @@ void tasync_runtime::complete_coroutine(Coroutine *co) {
     }
     if (was_zombie) --zombies;
     else --active;
-    co->complete(v, e);  // awaiters first (C4)
-    if (co->finally_cbs != nullptr) run_finally(*co->finally_cbs);  // C11
-    if (co->context != nullptr) context_clear(co->context);         // X2
-    if (sc != nullptr) {
-        scope_coroutine_finished(sc, was_zombie);
-        co->scope = nullptr;
-        scope_release(sc);
+    // C11: its finally handlers run before its awaiters resume, charged to
+    // its scope (which waits for them and receives their errors).
+    if (co->finally_cbs != nullptr) {
+        std::vector<tasync_spawn_options_t> *cbs = co->finally_cbs;
+        co->finally_cbs = nullptr;
+        run_finally(*cbs, sc != nullptr ? sc : global_scope, co);
+        delete cbs;
+    }
+    if (co->finally_running == 0) settle(co);  // awaiters (C4)
+    if (co->context != nullptr) context_clear(co->context);  // X2
+    if (Coroutine *owner = co->finally_of) {
+        // A finally handler finished: its owner's awaiters may resume.
+        co->finally_of = nullptr;
+        if (co->holds_awaiters && --owner->finally_running == 0 && !owner->completed) settle(owner);
+        if (--owner->refs == 0) owner->destroy();
+    }
+    if (sc != nullptr) scope_coroutine_finished(sc, was_zombie);
+    if (tasync_scope *charged = co->charged) {
+        co->charged = nullptr;
+        scope_coroutine_finished(charged, false);
+        scope_release(charged);
     }
     if (was_zombie && zombies == 0 && zombie_timer.armed()) {
         // Every zombie finished within the grace period (S9).
@@ -768,6 +838,44 @@ void tasync_runtime::complete_coroutine(Coroutine *co) {
         zombie_stage = 0;
     }
     if (!was_zombie && active == 0) maybe_start_zombie_phase();
+}
+
+// A finally handler (C11, S12) runs in a coroutine of its own in the global
+// scope (so that it may spawn even when the owning scope is closed, and a
+// disposal of the owning scope does not see it), charged to the owning
+// scope sc: sc and its ancestors count it as unfinished, so they complete
+// and wake their waiters only after it, and its error enters sc's error
+// flow (S10). A zombie's cleanup is charged to nobody, blocking nothing (S9).
+void tasync_runtime::spawn_handler(tasync_spawn_options_t cb, tasync_scope *sc, Coroutine *owner) {
+    cb.scope = nullptr;
+    Coroutine *h = nullptr;
+    if (spawn(cb, &h, nullptr, true) != 0) {
+        if (cb.arg_release != nullptr) cb.arg_release(cb.arg);
+        return;
+    }
+    --h->refs;  // spawn's out reference; the runtime's own keeps it
+    // Cleanup is never skipped (C11): the handler always starts, and runs
+    // as inside protect() (C20): a scope's cancellation or graceful shutdown
+    // does not interrupt it; the forced phase of shutdown (C15) and the
+    // deadlock breaker (C14) still end its waits.
+    h->protect_depth = 1;
+    if (sc != nullptr && !sc->is_global && (owner == nullptr || !owner->zombie)) {
+        h->charged = sc;
+        ++sc->refs;
+        for (tasync_scope *p = sc; p != nullptr; p = p->parent) {
+            ++p->sub_active;
+            ++p->sub_all;
+        }
+    }
+    if (owner != nullptr) {
+        // The owner lives at least as long as its handler (which reads it).
+        h->finally_of = owner;
+        ++owner->refs;
+        if (!owner->completed) {
+            h->holds_awaiters = true;
+            ++owner->finally_running;
+        }
+    }
 }
 
 // ------------------------------------------------------------- suspension
@@ -841,7 +949,8 @@ void tasync_runtime::fill_error(Wait &w) {
 }
 
 int tasync_runtime::cancel(Coroutine *co, void *err) {
-    if (co->rt == nullptr || co->completed || co->state == Coroutine::State::Finished) return 0;
+    if (co->rt == nullptr || co->state == Coroutine::State::Finished) return 0;
+    if (co->done && !co->escalating) return 0;
     if (co->is_main && main_waiting_end) return 0;
     if (co->cancel_requested) return 0;  // the first cancellation wins
     if (co->finishing) {
@@ -866,6 +975,11 @@ int tasync_runtime::cancel(Coroutine *co, void *err) {
     co->cancel_error = err;
     switch (co->state) {
         case Coroutine::State::New: {
+            if (co->protect_depth > 0) {
+                // A finally handler (C11): it starts anyway, the cancellation held back.
+                co->cancel_pending = true;
+                return 0;
+            }
             // Rule C7: never starts. It stays in the run queue, which skips
             // it (and drops the runtime's reference) when it comes up; a
             // coroutine a group held back is in no queue.
@@ -932,8 +1046,20 @@ void tasync_runtime::poll(bool may_block) {
         }
     }
     if (timeout != 0) {
-        // About to wait: a good moment to give retired stacks back.
+        // About to wait: a good moment to give retired stacks back, and
+        // the stacks (and coroutine records) a burst left unused for a
+        // whole decay window. While the cache holds more than its minimum,
+        // the wait ends in time for the next decay tick, so that an idle
+        // process returns a burst's memory.
         stacks->flush_retired();
+        now_valid = false;
+        const std::uint64_t n = now();
+        stacks->decay(n);
+        trim_coroutine_cache();
+        if (std::uint64_t d = stacks->decay_deadline(); d != 0) {
+            const std::int64_t until = d > n ? static_cast<std::int64_t>(d - n) : 0;
+            if (timeout < 0 || until < timeout) timeout = until;
+        }
         polling.store(true, std::memory_order_seq_cst);
         if (has_posts.load(std::memory_order_seq_cst)) timeout = 0;
     }

@@ -142,6 +142,20 @@ void tasync_runtime::detach_scope(tasync_scope *s) {
 // Runtime teardown, step 1: members stop holding references on scopes,
 // so that what remains afterwards is exactly the host's references.
 void tasync_runtime::teardown_scopes_begin() {
+    // Coroutines that left their scope but keep it for an escalation to come
+    // (hold_error) hold a reference too.
+    all.for_each([&](tasync_awaitable *a) {
+        if (a->kind != AwaitableKind::Coroutine) return;
+        auto *co = static_cast<Coroutine *>(a);
+        if (co->scope != nullptr && !co->scope_link.linked()) {
+            --co->scope->refs;
+            co->scope = nullptr;
+        }
+        if (co->charged != nullptr) {
+            --co->charged->refs;
+            co->charged = nullptr;
+        }
+    });
     scopes.for_each([&](tasync_scope *s) {
         while (Coroutine *co = s->coroutines.pop_front()) {
             co->scope = nullptr;
@@ -189,6 +203,12 @@ void tasync_runtime::scope_add(tasync_scope *s, Coroutine *co) {
 
 // The slow path of scope_coroutine_finished (runtime.hpp).
 void tasync_runtime::scope_notify(tasync_scope *s, bool no_active, bool none) {
+    if (none && s->closed && !s->completed && !s->finally_cbs.empty()) {
+        // The scope completes. Its finally handlers are charged to it (C11,
+        // S12), so whoever waits for it resumes once they have run.
+        scope_check_completed(s);
+        if (s->sub_all != 0) return;
+    }
     if (no_active) scope_wake_completion(s, 0, nullptr);
     if (none) {
         s->waiters.for_each([&](ScopeWaiter *w) {
@@ -200,7 +220,7 @@ void tasync_runtime::scope_notify(tasync_scope *s, bool no_active, bool none) {
 
 void tasync_runtime::zombify(Coroutine *co) {
     tasync_scope *s = co->scope;
-    if (co->zombie || co->completed || s == nullptr || co->finishing) return;
+    if (co->zombie || co->done || s == nullptr || co->finishing) return;
     co->zombie = true;
     --s->active;
     ++s->zombies;
@@ -227,16 +247,14 @@ void tasync_runtime::scope_check_completed(tasync_scope *s) {
     s->completed = true;
     ++s->refs;
     disarm_dispose_timer(this, s);
-    run_finally(s->finally_cbs);
+    run_finally(s->finally_cbs, s, nullptr);
     scope_release(s);
 }
 
-void tasync_runtime::run_finally(std::vector<tasync_spawn_options_t> &cbs) {
+void tasync_runtime::run_finally(std::vector<tasync_spawn_options_t> &cbs, tasync_scope *sc, Coroutine *owner) {
     std::vector<tasync_spawn_options_t> todo;
     todo.swap(cbs);
-    for (const tasync_spawn_options_t &cb : todo) {
-        if (spawn(cb, nullptr, nullptr, true) != 0 && cb.arg_release != nullptr) cb.arg_release(cb.arg);
-    }
+    for (const tasync_spawn_options_t &cb : todo) spawn_handler(cb, sc, owner);
 }
 
 // ========================================================== cancel, dispose
@@ -310,7 +328,7 @@ void tasync_runtime::scope_dispose(tasync_scope *s, int strategy, std::uint64_t 
         release_error(err);
     } else {
         for (Coroutine *co : retained_coroutines(s)) {
-            if (!co->zombie && !co->completed) {
+            if (!co->zombie && !co->done) {
                 warn("Coroutine is zombie at " + format_location(co->spawn_loc) + " in Scope disposed at " + where);
                 zombify(co);
             }
@@ -392,12 +410,14 @@ void tasync_runtime::propagate_error(Coroutine *co, tasync_scope *from, void *er
             continue;
         }
         // Nobody handles it: the scope fails (it is cancelled), and its
-        // responsibility points, the coroutines in await_completion,
+        // responsibility points, the coroutines in await_completion and
+        // those in await_after_cancellation without an error handler,
         // receive the error. Waiters already woken by an earlier
-        // cancellation get nothing more.
+        // cancellation or error get nothing more.
         bool responsible = false;
         s->waiters.for_each([&](ScopeWaiter *w) {
-            responsible |= w->role == ScopeWaiter::Completion && !w->wait->done;
+            const bool point = w->role == ScopeWaiter::Completion || w->handler == nullptr;
+            responsible |= point && !w->wait->done;
         });
         if (!s->failed) {
             s->failed = true;
@@ -410,7 +430,11 @@ void tasync_runtime::propagate_error(Coroutine *co, tasync_scope *from, void *er
             scope_cancel(s, cancel_err, false);  // wakes the waiters with the failure
             release_error(cancel_err);
         } else if (responsible) {
-            scope_wake_completion(s, TASYNC_EFAILED, e);
+            s->waiters.for_each([&](ScopeWaiter *w) {
+                if ((w->role != ScopeWaiter::Completion && w->handler != nullptr) || w->wait->done) return;
+                retain_error(e);
+                wake(w->wait, TASYNC_EFAILED, nullptr, e);
+            });
         }
         if (responsible) break;
         if (!s->disposed) {
@@ -440,16 +464,64 @@ void tasync_runtime::release_undelivered(tasync_scope *s, bool move_up) {
     }
 }
 
-// Runs on the finishing coroutine's stack, after its entry returned.
+// Runs on the finishing coroutine's stack, after its entry returned (or
+// from tasync_coroutine_route_error, while the host's frames still exist).
 void tasync_runtime::before_finish(Coroutine *co) {
     void *e = co->error;
     if (e == nullptr || co->error_routed || co->group_task != nullptr || is_cancellation(e)) return;
     co->error_routed = true;
+    bool may_observe = false;
     for (Waiter *w = co->waiters.front(); w != nullptr; w = co->waiters.next(w)) {
-        if (w->handles_error) return;  // an awaiter receives it (C4)
+        if (!w->handles_error) continue;
+        if (w->wait != nullptr && w->notify == nullptr) return;  // an awaiter receives it (C4)
+        may_observe = true;  // tasync_await_any: observed only if it returns this one
     }
+    if (co->handles == 0 && !may_observe) {
+        // Nobody can ever await it: S10 at once, the coroutine still running.
+        co->finishing = true;
+        propagate_error(co, error_scope(co), e);
+        return;
+    }
+    // Future semantics (S10): the outcome is final now and stays on the
+    // coroutine for later awaiters; the error escalates only if the last
+    // handle goes (or the program ends) with nobody having awaited it.
+    finish_outcome(co);
+    if (!hold_error(co)) return;
     co->finishing = true;
-    propagate_error(co, scope_of(co), e);
+    co->escalating = true;
+    ++active;  // its handlers may suspend: the program waits for them
+    propagate_error(co, error_scope(co), co->error);
+}
+
+bool tasync_runtime::hold_error(Coroutine *co) {
+    while (!co->observed && co->handles > 0 && !co->release_hold) {
+        // Parked until one of them changes (tasync::detail::observe,
+        // handle_released, release_holds). Not active, not waiting for
+        // anything the deadlock detector knows: it blocks nothing.
+        Wait w;
+        w.kind = WaitKind::None;
+        w.on_cancel = [](Wait *) { return false; };
+        co->holding = true;
+        holders.push_back(co);
+        suspend_on(w);
+        co->holding = false;
+        for (std::size_t i = 0; i < holders.size(); ++i) {
+            if (holders[i] == co) {
+                holders.erase(holders.begin() + static_cast<std::ptrdiff_t>(i));
+                break;
+            }
+        }
+        release_value(w.value);
+        release_error(w.error);
+    }
+    return !co->observed;
+}
+
+void tasync_runtime::release_holds() {
+    for (Coroutine *co : holders) {
+        co->release_hold = true;
+        wake(co->wait, 0);
+    }
 }
 
 // ===================================================================== ABI
@@ -479,7 +551,9 @@ void scope_wait_cleanup(Wait *w) {
 
 // S4's deadlock check: the caller would wait for itself.
 int would_deadlock(tasync_runtime *rt, tasync_scope *s, void **out_error) {
-    if (!in_subtree(rt->scope_of(rt->current), s)) return 0;
+    const tasync_coroutine *cur = rt->current;
+    // A finally handler charged to the subtree would wait for itself too.
+    if (!in_subtree(rt->scope_of(cur), s) && (cur->charged == nullptr || !in_subtree(cur->charged, s))) return 0;
     if (out_error != nullptr) {
         *out_error = rt->make_error(TASYNC_ERROR_ASYNC, TASYNC_ESCOPE_DEADLOCK,
                                     "Awaiting a scope from within itself or its child scope would cause a deadlock. "
@@ -552,7 +626,7 @@ TASYNC_API tasync_scope_t *tasync_scope_current(tasync_runtime_t *rt) {
 TASYNC_API tasync_scope_t *tasync_coroutine_scope(const tasync_coroutine_t *co) {
     if (co == nullptr || co->rt == nullptr) return nullptr;
     if (co->is_main) return co->rt->global_scope;
-    return co->scope;
+    return co->done ? nullptr : co->scope;
 }
 
 TASYNC_API tasync_scope_t *tasync_scope_parent(const tasync_scope_t *scope) {
@@ -750,9 +824,10 @@ TASYNC_API int tasync_scope_on_finally(tasync_scope_t *scope, const tasync_spawn
     tasync_runtime *rt = scope->rt;
     if (cb.location.file == nullptr) cb.location = rt->capture_location();
     if (scope->completed) {
-        int rc = rt->spawn(cb, nullptr, nullptr, true);
-        if (rc != 0 && cb.arg_release != nullptr) cb.arg_release(cb.arg);
-        return rc;
+        // C11: registered on a completed scope, it runs at once (in its own
+        // coroutine, in the scope).
+        rt->spawn_handler(cb, scope, nullptr);
+        return 0;
     }
     scope->finally_cbs.push_back(cb);
     return 0;
@@ -772,10 +847,13 @@ TASYNC_API int tasync_coroutine_on_finally(tasync_coroutine_t *co, const tasync_
     }
     tasync_runtime *rt = co->rt;
     if (cb.location.file == nullptr) cb.location = rt->capture_location();
-    if (co->completed) {
-        int rc = rt->spawn(cb, nullptr, nullptr, true);
-        if (rc != 0 && cb.arg_release != nullptr) cb.arg_release(cb.arg);
-        return rc;
+    if (co->done) {
+        // C11: registered on a finished coroutine, it runs at once, charged
+        // to the coroutine's scope while the coroutine keeps it (its other
+        // handlers or its held error are not done), else to nobody; while
+        // its other handlers run, its awaiters wait for this one too.
+        rt->spawn_handler(cb, co->scope, co);
+        return 0;
     }
     if (co->finally_cbs == nullptr) co->finally_cbs = new std::vector<tasync_spawn_options_t>;
     co->finally_cbs->push_back(cb);

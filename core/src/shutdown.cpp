@@ -157,7 +157,10 @@ std::vector<tasync_coroutine *> tasync_runtime::unfinished_coroutines() {
     all.for_each([&](tasync_awaitable *a) {
         if (a->kind != AwaitableKind::Coroutine) return;
         auto *co = static_cast<Coroutine *>(a);
-        if (co->state != Coroutine::State::Finished && !co->completed) out.push_back(co);
+        // Done ones are gone from the program's view, unless a held error
+        // escalates on their stack (S10).
+        if (co->state != Coroutine::State::Finished && (co->escalating || (!co->done && !co->completed)))
+            out.push_back(co);
     });
     return out;
 }
@@ -214,7 +217,7 @@ void tasync_runtime::report_deadlock() {
 
 std::string tasync_runtime::describe_wait(const Coroutine *co) {
     const Wait *w = co->wait;
-    if (co->completed) return "completed";
+    if ((co->done || co->completed) && !co->escalating) return "completed";
     if (co->state == Coroutine::State::Ready || co->state == Coroutine::State::New) return "queued";
     if (co->state == Coroutine::State::Running) return "running";
     if (w == nullptr) return "suspended";
@@ -326,9 +329,10 @@ TASYNC_API int tasync_coroutine_wait_info(const tasync_coroutine_t *co, tasync_w
     info.size = out->size < sizeof(info) ? out->size : static_cast<uint32_t>(sizeof(info));
     info.fd = -1;
     const Wait *w = co->wait;
-    if (!co->completed && co->started && co->state == tasync_coroutine::State::Ready) {
+    const bool finished = (co->done || co->completed) && !co->escalating;
+    if (!finished && co->started && co->state == tasync_coroutine::State::Ready) {
         info.kind = TASYNC_WAIT_YIELD;
-    } else if (!co->completed && co->state == tasync_coroutine::State::Waiting && w != nullptr) {
+    } else if (!finished && co->state == tasync_coroutine::State::Waiting && w != nullptr) {
         info.kind = static_cast<uint32_t>(w->kind);
         info.target = w->target;
         info.scope = w->scope;

@@ -1,6 +1,8 @@
 #include "tasync/core/stack_pool.hpp"
 
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,6 +20,7 @@ struct Slab {
     std::size_t bytes = 0;
     std::size_t count = 0;          // stacks in the slab
     std::size_t handed = 0;         // stacks handed out at least once (bump index)
+    std::size_t prepared = 0;       // stacks whose guard and top page are ready
     std::size_t holders = 0;        // stacks live or cached (not trimmed)
     std::vector<std::uint32_t> cold; // trimmed stacks, guard still installed
     Slab *next = nullptr;           // all slabs
@@ -71,8 +74,10 @@ bool StackPool::guard_install_supported() noexcept {
     return g_guard_install.load(std::memory_order_relaxed) == 1;
 }
 
-StackPool::StackPool(std::size_t stack_size, std::size_t cache_max, std::size_t guard_size)
-    : guard_size_(round_pages(guard_size < page_size() ? page_size() : guard_size)), cache_max_(cache_max) {
+StackPool::StackPool(std::size_t stack_size, std::size_t cache_min, std::size_t guard_size, std::size_t cache_max)
+    : guard_size_(round_pages(guard_size < page_size() ? page_size() : guard_size)),
+      cache_min_(cache_min),
+      cache_max_(cache_max < cache_min ? cache_min : cache_max) {
     std::size_t usable = round_pages(stack_size < 16 * 1024 ? 16 * 1024 : stack_size);
     // Stacks sit side by side in a slab. With a power-of-two stride every
     // stack top would land in the same cache sets (a 1 MiB 8-way L2 has a
@@ -84,12 +89,13 @@ StackPool::StackPool(std::size_t stack_size, std::size_t cache_max, std::size_t 
     // Aim for slabs of about 8 MiB, between 1 and 64 stacks.
     std::size_t per = (8u << 20) / stack_size_;
     stacks_per_slab_ = per < 1 ? 1 : (per > 64 ? 64 : per);
-    cache_.reserve(cache_max_);
+    cache_.reserve(cache_min_);
     retired_.reserve(kRetiredBatch);
 }
 
 StackPool::~StackPool() {
     while (slabs_ != nullptr) drop_slab(slabs_);
+    if (pidfd_ >= 0) close(pidfd_);
 }
 
 Slab *StackPool::new_slab() noexcept {
@@ -153,6 +159,58 @@ void StackPool::populate_top(const Stack &s) noexcept {
 #endif
 }
 
+// The next fresh stacks of a slab, up to kPrepareBatch, get their guards
+// installed and their top pages populated with two system calls in all
+// (process_madvise on this process, Linux 6.13+ for guard installs) instead
+// of two per stack: in a burst of coroutines these calls cost as much as
+// the page faults they save. At most kPrepareBatch - 1 populated tops wait
+// unused in the current slab. Where the kernel refuses, each stack is
+// prepared on its own when handed out (allocate_slow).
+void StackPool::prepare_batch(Slab *slab) noexcept {
+#if defined(SYS_process_madvise) && defined(SYS_pidfd_open) && defined(MADV_POPULATE_WRITE)
+    if (!batch_works_ || !guard_install_supported()) return;
+    const pid_t pid = getpid();
+    if (pidfd_ < 0 || pidfd_pid_ != pid) {
+        // A forked child must not advise its parent's memory.
+        if (pidfd_ >= 0) close(pidfd_);
+        pidfd_ = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+        pidfd_pid_ = pid;
+        if (pidfd_ < 0) {
+            batch_works_ = false;
+            return;
+        }
+    }
+    std::size_t n = slab->count - slab->handed;
+    if (n > kPrepareBatch) n = kPrepareBatch;
+    struct iovec guards[kPrepareBatch], tops[kPrepareBatch];
+    for (std::size_t i = 0; i < n; ++i) {
+        char *base = slab->base + (slab->handed + i) * stack_size_;
+        guards[i].iov_base = base;
+        guards[i].iov_len = guard_size_;
+        tops[i].iov_base = base + stack_size_ - kPopulateBytes;
+        tops[i].iov_len = kPopulateBytes;
+    }
+    const int saved = errno;
+    long done = syscall(SYS_process_madvise, pidfd_, guards, n, MADV_GUARD_INSTALL, 0u);
+    if (done != static_cast<long>(n * guard_size_)) {
+        // Refused (an older kernel) or partial: the per-stack path installs
+        // each guard again (installing twice is harmless).
+        batch_works_ = false;
+        errno = saved;
+        return;
+    }
+    stats_.guard_installs += n;
+    if (populate_works_ && syscall(SYS_process_madvise, pidfd_, tops, n, MADV_POPULATE_WRITE, 0u) ==
+                               static_cast<long>(n * kPopulateBytes)) {
+        stats_.populates += n;
+    }
+    errno = saved;
+    slab->prepared = slab->handed + n;
+#else
+    (void)slab;
+#endif
+}
+
 Stack StackPool::allocate_slow() noexcept {
     if (!retired_.empty()) {
         // Still warm and still counted as held by its slab.
@@ -181,6 +239,13 @@ Stack StackPool::allocate_slow() noexcept {
     s.base = slab->base + slab->handed * stack_size_;
     s.size = stack_size_;
     s.slab = slab;
+    if (slab->handed == slab->prepared) prepare_batch(slab);
+    if (slab->handed < slab->prepared) {
+        ++slab->handed;
+        ++slab->holders;
+        ++stats_.live;
+        return s;
+    }
     if (!install_guard(s.base, guard_size_)) {
         int saved = errno;
         // The slab stays; this slot is unusable but accounted for.
@@ -249,6 +314,39 @@ void StackPool::flush_retired_slow() noexcept {
         i = j;
     }
     retired_.clear();
+}
+
+void StackPool::decay_slow(std::uint64_t now_ns) noexcept {
+    if (next_tick_ == 0) {
+        // The first call starts the clock.
+        next_tick_ = now_ns + kDecayTickNs;
+        tick_low_ = cache_.size();
+        return;
+    }
+    // Close the tick under way, and any whole tick that passed without a
+    // call (the low seen since the last call stands for each).
+    std::uint64_t ticks = (now_ns - next_tick_) / kDecayTickNs + 1;
+    if (ticks > kDecayTicks) ticks = kDecayTicks;
+    for (std::uint64_t i = 0; i < ticks; ++i) {
+        lows_[low_pos_] = tick_low_;
+        low_pos_ = (low_pos_ + 1) % kDecayTicks;
+    }
+    next_tick_ = now_ns + kDecayTickNs;
+    std::size_t unused = lows_[0];
+    for (std::size_t low : lows_) unused = low < unused ? low : unused;
+    // Keep what the window used, and at least cache_min.
+    const std::size_t above_min = cache_.size() > cache_min_ ? cache_.size() - cache_min_ : 0;
+    const std::size_t excess = unused < above_min ? unused : above_min;
+    if (excess > 0) {
+        // The coldest stacks are at the bottom of the LIFO.
+        retired_.insert(retired_.end(), cache_.begin(), cache_.begin() + static_cast<std::ptrdiff_t>(excess));
+        cache_.erase(cache_.begin(), cache_.begin() + static_cast<std::ptrdiff_t>(excess));
+        stats_.cached -= excess;
+        stats_.decayed += excess;
+        for (std::size_t &low : lows_) low -= excess;
+        flush_retired_slow();
+    }
+    tick_low_ = cache_.size();
 }
 
 }  // namespace tasync::detail

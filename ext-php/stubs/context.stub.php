@@ -11,16 +11,20 @@ namespace Async;
 
 /**
  * Keys are strings, or objects compared by identity (only holders of the
- * object can reach its slot). find() and findLocal() dereference a stored
- * WeakReference; get() and getLocal() return what was stored. A missing
- * key reads as null.
+ * object can reach its slot); any other key is a TypeError. find() and
+ * findLocal() dereference a stored WeakReference; get() and getLocal()
+ * return what was stored. A missing key reads as null.
  *
  * @strict-properties
  * @not-serializable
  */
 final class Context
 {
-    private function __construct() {}
+    /**
+     * A free-standing context: no parent, so find() and get() see only
+     * its own keys; its values live as long as the object.
+     */
+    public function __construct() {}
 
     /** Looks in this context, then its parents. */
     public function find(string|object $key): mixed {}

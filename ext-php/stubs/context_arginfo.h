@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 505f062afcf90e27a4832a5b3f2b59f0a07ac94e */
+ * Stub hash: e1a93d1aadff2c927864cdd2af973c8730d12874 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Async_Context___construct, 0, 0, 0)
 ZEND_END_ARG_INFO()
@@ -43,7 +43,7 @@ ZEND_METHOD(Async_Context, unset);
 
 
 static const zend_function_entry class_Async_Context_methods[] = {
-	ZEND_ME(Async_Context, __construct, arginfo_class_Async_Context___construct, ZEND_ACC_PRIVATE)
+	ZEND_ME(Async_Context, __construct, arginfo_class_Async_Context___construct, ZEND_ACC_PUBLIC)
 	ZEND_ME(Async_Context, find, arginfo_class_Async_Context_find, ZEND_ACC_PUBLIC)
 	ZEND_ME(Async_Context, get, arginfo_class_Async_Context_get, ZEND_ACC_PUBLIC)
 	ZEND_ME(Async_Context, has, arginfo_class_Async_Context_has, ZEND_ACC_PUBLIC)

@@ -55,12 +55,19 @@ final class Coroutine implements FutureLike
 
     /**
      * Runs $callback($coroutine) in a coroutine of its own once this one has
-     * completed; at once (queued) if it already has (rule C11).
+     * completed, before any awaiter of it resumes; at once (queued) if it
+     * already has (rule C11).
      */
     public function onFinally(callable $callback): void {}
 
     /** Alias of onFinally() (DESIGN 5.5). */
     public function finally(callable $callback): void {}
+
+    /**
+     * Its private context (rule X2, what coroutineContext() returns inside
+     * it); empty and without a parent once it has completed.
+     */
+    public function getContext(): Context {}
 
     /** The scope it runs in; null once it has completed. */
     public function getScope(): ?Scope {}

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 39245c50ac5ec381d11aa6ac832f1df38f4bcbe6 */
+ * Stub hash: 6a8e4e9fd76afd64b8b214f05885028255e40c9a */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Async_Coroutine___construct, 0, 0, 0)
 ZEND_END_ARG_INFO()
@@ -50,6 +50,9 @@ ZEND_END_ARG_INFO()
 
 #define arginfo_class_Async_Coroutine_finally arginfo_class_Async_Coroutine_onFinally
 
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Async_Coroutine_getContext, 0, 0, Async\\Context, 0)
+ZEND_END_ARG_INFO()
+
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Async_Coroutine_getScope, 0, 0, Async\\Scope, 1)
 ZEND_END_ARG_INFO()
 
@@ -78,6 +81,7 @@ ZEND_METHOD(Async_Coroutine, getSuspendLocation);
 ZEND_METHOD(Async_Coroutine, getAwaitingInfo);
 ZEND_METHOD(Async_Coroutine, onFinally);
 ZEND_METHOD(Async_Coroutine, finally);
+ZEND_METHOD(Async_Coroutine, getContext);
 ZEND_METHOD(Async_Coroutine, getScope);
 ZEND_METHOD(Async_Coroutine, getTrace);
 
@@ -102,6 +106,7 @@ static const zend_function_entry class_Async_Coroutine_methods[] = {
 	ZEND_ME(Async_Coroutine, getAwaitingInfo, arginfo_class_Async_Coroutine_getAwaitingInfo, ZEND_ACC_PUBLIC)
 	ZEND_ME(Async_Coroutine, onFinally, arginfo_class_Async_Coroutine_onFinally, ZEND_ACC_PUBLIC)
 	ZEND_ME(Async_Coroutine, finally, arginfo_class_Async_Coroutine_finally, ZEND_ACC_PUBLIC)
+	ZEND_ME(Async_Coroutine, getContext, arginfo_class_Async_Coroutine_getContext, ZEND_ACC_PUBLIC)
 	ZEND_ME(Async_Coroutine, getScope, arginfo_class_Async_Coroutine_getScope, ZEND_ACC_PUBLIC)
 	ZEND_ME(Async_Coroutine, getTrace, arginfo_class_Async_Coroutine_getTrace, ZEND_ACC_PUBLIC)
 	ZEND_FE_END

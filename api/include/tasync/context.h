@@ -2,11 +2,15 @@
  * tasync/context.h - contexts (DESIGN.md 5.3, rules X1 and X2): key/value
  * slots whose lifetime is tied to a scope or a coroutine.
  *
- * Every scope owns a context whose parent is its parent scope's context; a
- * root scope's context has the global scope's context (the root context)
- * as its parent. Each coroutine can have a private context, created on first
- * use, whose parent is its scope's context; its values are released when the
- * coroutine completes. Lookups that are not "local" walk up the parents.
+ * Every scope owns a context whose parent is its parent scope's context: the
+ * hierarchy of contexts is exactly that of scopes, so the context of a root
+ * scope, like the global scope's (the root context), has no parent (since
+ * ABI 1.2; before, a root scope's context chained to the root context).
+ * Each coroutine can have a private context, created on first use, whose
+ * parent is its scope's context; its values are released when the
+ * coroutine completes. A free-standing context (tasync_context_create)
+ * belongs to no scope or coroutine and has no parent. Lookups that are not
+ * "local" walk up the parents.
  *
  * Keys are strings (bytes, compared exactly) or objects (host values,
  * compared by identity; the context keeps a reference to the key object, so
@@ -42,11 +46,23 @@ TASYNC_API tasync_context_t *tasync_scope_context(tasync_scope_t *scope);
  * and has no parent. Since: ABI 1.0. */
 TASYNC_API tasync_context_t *tasync_coroutine_context(tasync_coroutine_t *co);
 
+/*
+ * Creates a free-standing context owned by the caller: no scope or coroutine
+ * holds it and it has no parent, so lookups see only its own keys. *out
+ * receives a new reference (tasync_context_release drops it); its values
+ * are released with the last reference, or when the runtime is destroyed
+ * (the context then stays usable for nothing but release). Returns 0, or
+ * -EINVAL. Since: ABI 1.2.
+ */
+TASYNC_API int tasync_context_create(tasync_runtime_t *rt, tasync_context_t **out);
+
 /* The parent context, or NULL. Borrowed. Since: ABI 1.0. */
 TASYNC_API tasync_context_t *tasync_context_parent(const tasync_context_t *ctx);
 
 /* Keeps the context's owner (scope or coroutine) alive, so that a host
- * object can hold a context. Since: ABI 1.0. */
+ * object can hold a context; a free-standing context counts its own
+ * references. A reference to a coroutine's context is not a handle on the
+ * coroutine's outcome (rule S10, runtime.h). Since: ABI 1.0. */
 TASYNC_API void tasync_context_retain(tasync_context_t *ctx);
 TASYNC_API void tasync_context_release(tasync_context_t *ctx);
 

@@ -81,7 +81,14 @@ typedef struct tasync_host {
     void (*coroutine_leave)(void *host_data, tasync_coroutine_t *co, void *co_data);
 
     /* Called once when the core frees a coroutine, with the host data that
-     * was set on it (spawn options or tasync_coroutine_set_host_data). */
+     * was set on it (spawn options or tasync_coroutine_set_host_data).
+     * Ownership rule: the core uses a coroutine's host data (the enter and
+     * leave hooks, this call) until this call; the host keeps it valid until
+     * then, or takes it back first with tasync_coroutine_set_host_data(co,
+     * NULL), after which this is not called for it. Host data must not
+     * live in a host object whose lifetime the core does not control (a
+     * garbage-collected object may be freed while the coroutine record
+     * still points at it). */
     void (*coroutine_free)(void *host_data, tasync_coroutine_t *co, void *co_data);
 
     /* Receives each warning the rules ask for: one message without a

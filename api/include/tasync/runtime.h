@@ -190,13 +190,21 @@ typedef struct tasync_spawn_options {
 
 /*
  * Queues a new coroutine (rule C1: it starts when the spawner suspends).
- * When out is not NULL it receives a new reference. Fails with
- * TASYNC_ESCOPE_CLOSED (and *out_error) if the scope is closed (S3).
- * Since: ABI 1.0.
+ * When out is not NULL it receives a new reference (a handle, see
+ * tasync_coroutine_retain). Fails with TASYNC_ESCOPE_CLOSED (and
+ * *out_error) if the scope is closed (S3). Since: ABI 1.0.
  */
 TASYNC_API int tasync_spawn(tasync_runtime_t *rt, const tasync_spawn_options_t *opts,
                             tasync_coroutine_t **out, void **out_error);
 
+/*
+ * Every reference the host takes through the ABI (tasync_spawn's out,
+ * these, tasync_awaitable_retain on a coroutine) is a handle for rule S10's
+ * Future semantics (since ABI 1.2): while one is alive, an error the
+ * coroutine ends with stays on it for later awaiters instead of flowing up
+ * the scope tree (scope.h). Releasing the last one never runs host code: an
+ * escalation it starts is queued.
+ */
 TASYNC_API void tasync_coroutine_retain(tasync_coroutine_t *co);
 /* Drops a reference; NULL is a no-op. A coroutine lives while it runs or
  * waits, whatever its reference count. */
@@ -223,6 +231,8 @@ TASYNC_API void tasync_coroutine_set_error(tasync_coroutine_t *self, void *error
 /*
  * The final outcome of a completed coroutine: borrowed pointers valid while
  * co is referenced. Returns TASYNC_EBAD_STATE if it has not completed.
+ * Available to its finally callbacks (C11) before its awaiters resume.
+ * Reading it does not observe the error (S10, tasync_awaitable_observe).
  */
 TASYNC_API int tasync_coroutine_outcome(const tasync_coroutine_t *co, void **value, void **error);
 
@@ -291,9 +301,12 @@ TASYNC_API int tasync_awaitable_is_completed(const tasync_awaitable_t *aw);
 /*
  * Waits until what completes (C4) and returns its value (new reference in
  * *out_value) or TASYNC_EFAILED and its error: the same error object to every
- * awaiter. When cancellation (may be NULL) completes first, returns
- * TASYNC_EAWAIT_CANCELLED with an AwaitCancelledException (C5) and what goes
- * on. Awaiting oneself gives TASYNC_ESELF_AWAIT (C6).
+ * awaiter; an error returned is observed (S10). A coroutine completes for
+ * its awaiters once its finally callbacks have run (C11); one of those
+ * callbacks awaiting it gets its outcome at once. When cancellation (may be
+ * NULL) completes first, returns TASYNC_EAWAIT_CANCELLED with an
+ * AwaitCancelledException (C5) and what goes on. Awaiting oneself gives
+ * TASYNC_ESELF_AWAIT (C6).
  */
 TASYNC_API int tasync_await(tasync_runtime_t *rt, tasync_awaitable_t *what, tasync_awaitable_t *cancellation,
                             void **out_value, void **out_error);
@@ -365,8 +378,10 @@ TASYNC_API int tasync_await_op(tasync_runtime_t *rt, tasync_op_t *op, tasync_awa
 /*
  * Waits until the first of n awaitables completes (each may be awaited by
  * others too). Returns its index (>= 0); its value and error are NOT
- * consumed: read them with tasync_awaitable_outcome. Counts as awaiting every
- * one of them for rule S10 (their errors are handled by the caller). Returns
+ * consumed: read them with tasync_awaitable_outcome. The one returned is
+ * observed for rule S10 (the caller answers for its error); the others are
+ * not, even those that completed meanwhile (since ABI 1.2; before, every
+ * one counted as awaited while the call waited). Returns
  * TASYNC_EAWAIT_CANCELLED, -ECANCELED, TASYNC_ESELF_AWAIT (one of them is
  * the caller) or -EINVAL (n == 0) as tasync_await does. Since: ABI 1.0.
  */
@@ -376,9 +391,21 @@ TASYNC_API int tasync_await_any(tasync_runtime_t *rt, tasync_awaitable_t *const 
 /*
  * The outcome of a completed awaitable: borrowed pointers valid while aw is
  * referenced. Returns 0 (no error), TASYNC_EFAILED (*error set), or
- * TASYNC_EBAD_STATE when it has not completed. Since: ABI 1.0.
+ * TASYNC_EBAD_STATE when it has not completed. Reading an outcome is not
+ * observing it (rule S10): see tasync_awaitable_observe. Since: ABI 1.0.
  */
 TASYNC_API int tasync_awaitable_outcome(const tasync_awaitable_t *aw, void **value, void **error);
+
+/*
+ * Rule S10's Future semantics: marks aw's outcome as observed. The caller
+ * takes responsibility for its error, so a coroutine's error will not
+ * escalate through the scope tree when its last handle is released. For
+ * extensions that hand errors to their users without awaiting (a combinator
+ * that collects them with tasync_awaitable_outcome); tasync_await and
+ * tasync_await_any mark what they return themselves. NULL is a no-op.
+ * Since: ABI 1.2.
+ */
+TASYNC_API void tasync_awaitable_observe(tasync_awaitable_t *aw);
 
 /* ------------------------------------------------------ shutdown (C14, C15) */
 

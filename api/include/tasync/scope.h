@@ -17,12 +17,25 @@
  * Error flow (rule S10) when a coroutine ends with an error that is not a
  * cancellation and nobody awaits it: the scope's exception handler may
  * handle it; else the parent scope's child-scope handler; else the scope is
- * cancelled and the coroutines waiting in tasync_scope_await_completion
- * receive the error; if none waits, the same rules apply at the parent (a
- * root scope's parent, for this purpose, is the global scope); at the global
- * scope the error starts graceful shutdown (tasync_runtime_shutdown) and is
- * kept for the host to report (tasync_runtime_take_error). Handlers run on
- * the failing coroutine's stack, before it completes, and may suspend.
+ * cancelled and its responsibility points receive the error: the
+ * coroutines waiting in tasync_scope_await_completion, and those in
+ * tasync_scope_await_after_cancellation without an error handler; if none
+ * waits, the same rules apply at the parent (a root scope's parent, for this
+ * purpose, is the global scope); at the global scope the error starts
+ * graceful shutdown (tasync_runtime_shutdown) and is kept for the host to
+ * report (tasync_runtime_take_error). Handlers run on the failing
+ * coroutine's stack and may suspend.
+ *
+ * When (Future semantics, since ABI 1.2): with no handle on the coroutine
+ * (runtime.h: references the host holds) the error flows at once, before
+ * the coroutine completes. While a handle is alive, the coroutine completes
+ * with its error, which stays on it for every later tasync_await, and the
+ * coroutine stays parked on its own stack; the error flows only when the
+ * last handle is released without the error having been observed
+ * (tasync_await, tasync_await_any returning it, tasync_awaitable_observe),
+ * or when the program reaches its end with nobody left to observe it. A
+ * release only queues that: the handlers run on the failed coroutine when
+ * the scheduler gets to it, never inside the release.
  *
  * All functions are called on the runtime's thread.
  */
@@ -167,11 +180,15 @@ typedef int (*tasync_scope_error_cb)(void *data, tasync_scope_t *scope, void *er
 
 /*
  * From a coroutine, only after the scope was cancelled (rule S5): waits
- * until every coroutine of the subtree has finished, zombies included.
- * While it waits, errors of those coroutines that would otherwise flow up
- * (S10) go to handler (when not NULL) instead. Returns 0;
- * TASYNC_ENOT_CANCELLED when the scope was not cancelled; the codes of
- * tasync_scope_await_completion otherwise. Since: ABI 1.0.
+ * until every coroutine of the subtree has finished, zombies included, and
+ * the scope's completion callbacks ran (S12). While it waits, errors of
+ * those coroutines that would otherwise flow up (S10) go to handler (when
+ * not NULL) instead. Without a handler the caller is a responsibility point
+ * like tasync_scope_await_completion (since ABI 1.2): an error that no
+ * exception handler takes ends the wait with TASYNC_EFAILED and that error
+ * instead of flowing on. Returns 0; TASYNC_ENOT_CANCELLED when the scope was
+ * not cancelled; the codes of tasync_scope_await_completion otherwise.
+ * Since: ABI 1.0.
  */
 TASYNC_API int tasync_scope_await_after_cancellation(tasync_runtime_t *rt, tasync_scope_t *scope,
                                                      tasync_scope_error_cb handler, void *data,
@@ -208,13 +225,26 @@ TASYNC_API int tasync_scope_set_child_exception_handler(tasync_scope_t *scope, t
  * completes when tasync_runtime_run reaches the end of the program. Each
  * callback runs in its own coroutine. On failure (or if the runtime is
  * destroyed first) callback->arg_release runs. Since: ABI 1.0.
+ *
+ * Since ABI 1.2 callbacks are defers (rule C11): each is charged to the
+ * scope (the scope and its ancestors count it as unfinished, so their
+ * waiters resume after it, and an error it ends with flows from the scope,
+ * S10); it always starts, and runs shielded from cancellation as inside a
+ * protect section (C20): the scope's cancellation and graceful shutdown do
+ * not interrupt it, the forced phase of shutdown (C15) and the deadlock
+ * breaker (C14) end its waits.
  */
 TASYNC_API int tasync_scope_on_finally(tasync_scope_t *scope, const tasync_spawn_options_t *callback);
 
 /*
  * The same for a coroutine (rule C11): a coroutine is spawned from
  * *callback after co completes; registering on a completed coroutine
- * spawns at once. Since: ABI 1.0.
+ * spawns at once. Since ABI 1.2: co's awaiters resume only once every
+ * callback registered before they would have resumed has finished (one that
+ * suspends holds them); a callback may await co itself, which returns at
+ * once; callbacks are charged to co's scope as scope callbacks are to
+ * theirs (a callback registered once co no longer has a scope is charged to
+ * none: its error flows from the global scope). Since: ABI 1.0.
  */
 TASYNC_API int tasync_coroutine_on_finally(tasync_coroutine_t *co, const tasync_spawn_options_t *callback);
 

@@ -1,5 +1,9 @@
 --TEST--
 Rule S10/S11: the handler gets the Scope object of the scope, the failing Coroutine object and the exception thrown
+--DESCRIPTION--
+$failing is a handle on the coroutine, so its exception stays on it (S10,
+Future semantics): awaitCompletion() returns, and the handler runs when the
+program ends with nobody having awaited it, on the completed coroutine.
 --FILE--
 <?php
 $scope = new Async\Scope();
@@ -16,6 +20,6 @@ var_dump($failing->getException() === $thrown);
 bool(true)
 bool(true)
 bool(true)
+bool(true)
+bool(true)
 bool(false)
-bool(true)
-bool(true)

@@ -202,6 +202,9 @@ struct tasync_awaitable {
 
     tasync::detail::AwaitableKind kind;
     bool completed = false;
+    // Its error was handed to someone who answers for it (rule S10): an
+    // awaiter, a combinator, a group's reader. See tasync::detail::observe.
+    bool observed = false;
     std::uint32_t refs = 1;
     tasync_runtime *rt;            // nullptr once the runtime is gone
     void *value = nullptr;         // outcome, owned
@@ -259,6 +262,21 @@ struct tasync_coroutine : tasync_awaitable {
     // Structured concurrency (scope.cpp, group.cpp, context.cpp).
     bool finishing = false;        // its error is being propagated (S10): the outcome is final
     bool error_routed = false;     // S10 ran for its error (before_finish)
+    // The outcome is final and the coroutine left its scope (finish_outcome);
+    // `completed` (awaiters resume) follows once its finally handlers ran (C11).
+    bool done = false;
+    // Future semantics (S10): parked on its own stack, keeping its error for
+    // later awaiters while the host holds handles (see hold_error).
+    bool holding = false;
+    bool release_hold = false;     // stop holding: the program reached its end
+    bool escalating = false;       // counted active again while its held error escalates
+    std::uint32_t handles = 0;     // references held through the ABI (the host's), not the core's own
+    std::uint32_t finally_running = 0;         // its finally handlers that have not finished (C11)
+    tasync_coroutine *finally_of = nullptr;    // on a finally handler: whose it is (referenced)
+    bool holds_awaiters = false;   // on a finally handler: counted in finally_of->finally_running
+    // On a finally handler: the owning scope (referenced), which counts the
+    // handler among its unfinished coroutines and receives its error (C11).
+    tasync_scope *charged = nullptr;
     bool held = false;             // created by a group, waiting for a concurrency slot
     tasync::detail::GroupTask *group_task = nullptr;
     std::vector<tasync_spawn_options_t> *finally_cbs = nullptr;  // C11
@@ -302,10 +320,14 @@ using ScopeWaiterList = List<ScopeWaiter, &ScopeWaiter::link>;
 }  // namespace tasync::detail
 
 struct tasync_context {
-    enum class Owner : std::uint8_t { Scope, Coroutine };
+    // None: free-standing (tasync_context_create), counting its own
+    // references and listed in its runtime's free_contexts.
+    enum class Owner : std::uint8_t { Scope, Coroutine, None };
     tasync_context(Owner k, void *o) : owner_kind(k), owner(o) {}
     Owner owner_kind;
     void *owner;
+    std::uint32_t refs = 0;          // None only
+    tasync_runtime *rt = nullptr;    // None only; nullptr once the runtime is gone
     struct ObjectEntry {
         void *key;    // host value, retained
         void *value;  // host value, retained, may be NULL
@@ -433,15 +455,25 @@ struct tasync_runtime {
     tasync::detail::List<tasync_scope, &tasync_scope::all_link> scopes;  // every scope, global first
     std::uint64_t next_scope_id = 1;
     tasync::detail::List<tasync_awaitable, &tasync_awaitable::all_link> all;
-    std::vector<void *> co_cache;       // freed coroutine blocks for reuse
+    void *co_cache = nullptr;           // freed coroutine blocks for reuse, linked
+    std::size_t co_cache_count = 0;     // through their first word
     tasync::detail::SwitchAnnotations main_ann;
 
     Coroutine *alloc_coroutine();
+    std::size_t coroutine_cache_bound() const noexcept;
+    void trim_coroutine_cache() noexcept;
     void free_coroutine(Coroutine *co);
-    // internal: a completion callback (C11, S12), spawned into the global
-    // scope even when it is closed. held: created but not queued (groups).
+    // internal: a completion callback (C11, S12), spawned into o.scope (the
+    // global scope when NULL) even when it is closed. held: created but not
+    // queued (groups).
     int spawn(const tasync_spawn_options_t &o, Coroutine **out, void **out_error, bool internal = false,
               bool held = false);
+    // C11: spawns a finally handler owned by scope sc (see spawn_handler in
+    // runtime.cpp); when owner is given and has not settled yet, its
+    // awaiters wait for this handler too.
+    void spawn_handler(tasync_spawn_options_t cb, tasync_scope *sc, Coroutine *owner);
+    // The scope whose error flow (S10) an error of co enters.
+    tasync_scope *error_scope(const Coroutine *co) const { return co->charged != nullptr ? co->charged : scope_of(co); }
     void start_held(Coroutine *co);
     [[gnu::always_inline]] void enqueue(Coroutine *co) { runq.push(co); }
     // The current coroutine gives up the CPU; it must have set its state
@@ -500,7 +532,23 @@ struct tasync_runtime {
     static void coroutine_main(tasync::detail::transfer_t t);
     // Rule S10 for a coroutine that ends with an error, on its own stack.
     void before_finish(Coroutine *co);
+    // S10's Future semantics: parks co (done) while its error may still be
+    // awaited. Returns true when the error must escalate now.
+    bool hold_error(Coroutine *co);
+    std::vector<Coroutine *> holders;   // coroutines parked in hold_error
+    // The host dropped its last handle on co (tasync_coroutine_release).
+    void handle_released(Coroutine *co) {
+        if (co->holding) wake(co->wait, 0);
+    }
+    // The end of the program: every held error escalates now.
+    void release_holds();
+    // The entry returned (or the coroutine never started): the outcome is
+    // final (finish_outcome, unless done already), the arguments released.
     void complete_coroutine(Coroutine *co);
+    // Records the final outcome, leaves the scope, spawns the finally
+    // handlers (C11) and, once they ran, completes the awaitable (settle).
+    void finish_outcome(Coroutine *co);
+    void settle(Coroutine *co) { co->complete(co->value, co->error); }
     void release_stack(Coroutine *co);
 
     // Suspends the current coroutine on w until woken. Returns w.code after
@@ -584,7 +632,8 @@ struct tasync_runtime {
     void propagate_error(Coroutine *co, tasync_scope *from, void *error);
     void release_undelivered(tasync_scope *s, bool move_up);
     bool deliver_to_after_cancel(tasync_scope *s, void *error);
-    void run_finally(std::vector<tasync_spawn_options_t> &cbs);
+    // Spawns every callback of cbs as a finally handler into sc (C11, S12).
+    void run_finally(std::vector<tasync_spawn_options_t> &cbs, tasync_scope *sc, Coroutine *owner);
     void detach_scope(tasync_scope *s);
     void teardown_scopes_begin();
     std::unordered_set<tasync_group *> groups;  // group.cpp
@@ -596,6 +645,8 @@ struct tasync_runtime {
     }
     void drop_extras_slow(Coroutine *co);
     void context_clear(tasync_context *ctx);
+    std::unordered_set<tasync_context *> free_contexts;  // context.cpp
+    void teardown_free_contexts();
 
     // --- the end of the program, shutdown, deadlock (shutdown.cpp)
     int shutdown_phase = TASYNC_SHUTDOWN_NONE;
@@ -623,6 +674,14 @@ struct tasync_runtime {
 };
 
 namespace tasync::detail {
+// Rule S10 (Future semantics): aw's outcome was handed to someone who
+// answers for its error (an awaiter, a combinator, a group's reader), so a
+// coroutine's error will not escalate through the scope tree; a coroutine
+// parked holding that error (hold_error) is released to finish. Idempotent.
+void observe(tasync_awaitable *aw);
+// True when caller may read aw's outcome now: aw completed, or caller is a
+// finally handler of the coroutine aw (whose awaiters wait for it, C11).
+bool outcome_ready(const tasync_awaitable *aw, const tasync_coroutine *caller);
 // The thread's runtime (one per thread, DESIGN section 3).
 extern thread_local tasync_runtime *tls_runtime;
 // Installs the guard-page SIGSEGV handler and this thread's alternate signal

@@ -6,16 +6,27 @@
 // MADV_GUARD_INSTALL (Linux 6.13+, probed at run time) the guard costs no
 // extra mapping; otherwise it is an mprotect(PROT_NONE) range.
 //
-// Released stacks go to a LIFO cache of at most cache_max entries, so steady
-// state spawning makes no system call. Beyond the cache, a stack waits in a
-// short list of retired stacks (still warm: allocate takes from it first);
-// the list is returned to the kernel in one batch when it fills up or when
-// the runtime is about to wait (flush_retired): stacks sorted by address,
-// a slab whose stacks are all free unmapped with one munmap, runs of
-// neighbouring stacks in a slab freed with one madvise(MADV_FREE). Memory
-// after a burst of 100k coroutines goes back, in about one system call per
-// slab instead of one or two per stack (each of which may cost a TLB
-// shootdown).
+// Released stacks go to a LIFO cache, so steady-state spawning makes no
+// system call, and a stack's pages stay warm: on a VM the first touch of a
+// page costs 10-30 us, far more than running a short coroutine. The cache
+// adapts to the load (DESIGN: warm bursts):
+//
+//  - it always keeps cache_min stacks (async.stack_cache);
+//  - beyond that it keeps every released stack, up to cache_max, so that a
+//    burst of coroutines that comes back finds its stacks warm;
+//  - decay(now), called when the runtime is about to wait, returns what a
+//    whole decay window (kDecayTicks ticks of one second: 10 s) left unused
+//    (the lowest number of cached stacks seen in each tick, minimum over the
+//    window), coldest first, keeping at least cache_min. A process that stays idle after
+//    a burst gives the burst's stacks back 10 to 11 s later; one that sees
+//    bursts more often than that keeps them.
+//
+// Stacks beyond cache_max, and those decay() gives back, wait in a short
+// list of retired stacks (still warm: allocate takes from it first); the
+// list is returned to the kernel in one batch when it fills up, when decay
+// runs, or when the runtime is about to wait (flush_retired): stacks sorted
+// by address, a slab whose stacks are all free unmapped with one munmap,
+// runs of neighbouring stacks in a slab freed with one madvise(MADV_FREE).
 #pragma once
 
 #include <cstddef>
@@ -44,12 +55,16 @@ struct StackPoolStats {
     std::uint64_t guard_installs = 0;
     std::uint64_t trims = 0;       // stacks whose pages were returned
     std::uint64_t populates = 0;   // stack tops faulted in ahead of use
+    std::uint64_t decayed = 0;     // cached stacks given back by decay()
 };
 
 class StackPool {
 public:
-    // stack_size and guard_size are rounded up to whole pages.
-    StackPool(std::size_t stack_size, std::size_t cache_max, std::size_t guard_size = 64 * 1024);
+    // stack_size and guard_size are rounded up to whole pages. cache_min:
+    // free stacks always kept; cache_max: free stacks kept at most (raised
+    // to cache_min if lower).
+    StackPool(std::size_t stack_size, std::size_t cache_min, std::size_t guard_size = 64 * 1024,
+              std::size_t cache_max = kDefaultCacheMax);
     ~StackPool();
     StackPool(const StackPool &) = delete;
     StackPool &operator=(const StackPool &) = delete;
@@ -61,6 +76,7 @@ public:
         if (!cache_.empty()) {
             Stack s = cache_.back();
             cache_.pop_back();
+            if (cache_.size() < tick_low_) tick_low_ = cache_.size();
             --stats_.cached;
             ++stats_.live;
             return s;
@@ -86,6 +102,26 @@ public:
     }
     std::size_t retired() const noexcept { return retired_.size(); }
 
+    // Gives back the cached stacks that a whole decay window left unused
+    // (see above); now_ns: a monotonic clock. Cheap when no tick has
+    // passed (the runtime calls it before every wait).
+    void decay(std::uint64_t now_ns) noexcept {
+        if (now_ns >= next_tick_) decay_slow(now_ns);
+    }
+    // When decay() has work to do next (a monotonic time), or 0 when the
+    // cache holds no more than cache_min stacks: a runtime that would wait
+    // without a timeout waits until then, so that an idle process returns
+    // a burst's memory.
+    std::uint64_t decay_deadline() const noexcept {
+        if (cache_.size() <= cache_min_) return 0;
+        return next_tick_ != 0 ? next_tick_ : 1;  // 1: the clock is not started, at once
+    }
+    std::size_t cached() const noexcept { return cache_.size(); }
+
+    static constexpr std::size_t kDefaultCacheMax = 65536;
+    static constexpr unsigned kDecayTicks = 10;
+    static constexpr std::uint64_t kDecayTickNs = 1000000000;
+
     std::size_t stack_size() const noexcept { return stack_size_; }
     std::size_t guard_size() const noexcept { return guard_size_; }
     std::size_t usable_size() const noexcept { return stack_size_ - guard_size_; }
@@ -98,8 +134,14 @@ private:
     static constexpr std::size_t kPopulateBytes = 4096;
     static constexpr std::size_t kRetiredBatch = 256;
     Stack allocate_slow() noexcept;
+    void decay_slow(std::uint64_t now_ns) noexcept;
     void populate_top(const Stack &s) noexcept;
+    void prepare_batch(Slab *slab) noexcept;
+    static constexpr std::size_t kPrepareBatch = 32;
     bool populate_works_ = true;
+    bool batch_works_ = true;
+    int pidfd_ = -1;       // this process, for process_madvise (prepare_batch)
+    int pidfd_pid_ = 0;    // whose pidfd_ it is (a forked child opens its own)
     bool free_works_ = true;
     Slab *new_slab() noexcept;
     void drop_slab(Slab *slab) noexcept;
@@ -108,7 +150,14 @@ private:
 
     std::size_t stack_size_;
     std::size_t guard_size_;
+    std::size_t cache_min_;
     std::size_t cache_max_;
+    // Decay: the lowest cache size of the tick under way, and of the
+    // kDecayTicks ticks before (a ring; 0 until a tick has been seen).
+    std::size_t tick_low_ = 0;
+    std::size_t lows_[kDecayTicks] = {};
+    unsigned low_pos_ = 0;
+    std::uint64_t next_tick_ = 0;
     std::size_t stacks_per_slab_;
     std::vector<Stack> cache_;   // LIFO of free stacks with warm pages
     void flush_retired_slow() noexcept;

@@ -1,9 +1,10 @@
 --TEST--
-Rule X1: Async\Context cannot be constructed, cloned, serialized or given properties by users; $scope->context is read-only
+Rule X1: Async\Context cannot be cloned, serialized, constructed twice or given properties by users; $scope->context is read-only
 --FILE--
 <?php
+$free = new Async\Context();
 try {
-    new Async\Context();
+    $free->__construct();
 } catch (Error $e) {
     echo $e->getMessage(), "\n";
 }
@@ -37,7 +38,7 @@ try {
 var_dump(isset($scope->context), (new ReflectionClass(Async\Context::class))->isFinal());
 ?>
 --EXPECT--
-Call to private Async\Context::__construct() from global scope
+Cannot call constructor twice
 Trying to clone an uncloneable object of class Async\Context
 Serialization of 'Async\Context' is not allowed
 Cannot create dynamic property Async\Context::$foo
