@@ -8,6 +8,9 @@ require __DIR__ . '/../include/services.inc';
 
 $ctx = stream_context_create(['ssl' => ['cafile' => services_ca_file()]]);
 $scale = services_time_scale();
+// Under valgrind OpenSSL's handshakes (CPU work, ~1 ms each natively)
+// slow down a hundredfold, not fortyfold (as in curl/002).
+$stallScale = $scale > 1 ? 100.0 : 1.0;
 
 // A first request pays OpenSSL's start; the steady state is measured.
 file_get_contents(services_url('https', '/hello'), false, $ctx);
@@ -23,7 +26,7 @@ $elapsed = (hrtime(true) - $start) / 1e9;
 $stall = $ticker->stop();
 echo "https results: ", implode('|', array_unique(array_map('trim', $bodies))), " x", count($bodies), "\n";
 echo "overlapped: ", $elapsed < 1.0 * $scale ? "yes" : "no ($elapsed s)", "\n";
-echo "stall below 50 ms: ", $stall < 50 * $scale ? "yes" : "no ($stall ms)", "\n";
+echo "stall below 50 ms: ", $stall < 50 * $stallScale ? "yes" : "no ($stall ms)", "\n";
 
 // tls:// by hand: the handshake at connect, then a request and its reply.
 $url = parse_url(services_url('https', '/'));
@@ -45,7 +48,7 @@ $elapsed = (hrtime(true) - $start) / 1e9;
 $stall = $ticker->stop();
 echo "tls results: ", implode('|', array_unique(array_map(fn($r) => implode(' ', $r), $replies))), " x", count($replies), "\n";
 echo "overlapped: ", $elapsed < 1.0 * $scale ? "yes" : "no ($elapsed s)", "\n";
-echo "stall below 50 ms: ", $stall < 50 * $scale ? "yes" : "no ($stall ms)", "\n";
+echo "stall below 50 ms: ", $stall < 50 * $stallScale ? "yes" : "no ($stall ms)", "\n";
 ?>
 --EXPECTF--
 https results: slept 0.2 x10

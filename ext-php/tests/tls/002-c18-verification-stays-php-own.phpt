@@ -28,6 +28,8 @@ $coroutines = [
     }),
 ];
 Async\await_all($coroutines);
+// Sorted: under valgrind the refusals may end after the trusted request.
+sort($done);
 echo implode("\n", $done), "\n";
 ?>
 --EXPECTF--
@@ -49,7 +51,7 @@ Warning: stream_socket_client(): Peer certificate subjectAltName did not match e
 Warning: stream_socket_client(): Failed to enable crypto in %s on line %d
 
 Warning: stream_socket_client(): Unable to connect to tls://127.0.0.1:%d (Unknown error) in %s on line %d
-wrong name: false
-untrusted: false
 peer_name localhost on the wrong-name server: false
 trusted: slept 0.3
+untrusted: false
+wrong name: false
