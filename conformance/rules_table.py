@@ -21,7 +21,7 @@ END = "<!-- rules-table:end -->"
 # One line per rule: what it says, in short (DESIGN.md section 5 is the text).
 RULES = [
     ("C1", "spawn queues; the coroutine starts when the spawner suspends"),
-    ("C2", "suspend yields; FIFO order"),
+    ("C2", "suspend yields; FIFO order, high priority ahead"),
     ("C3", "the main flow is a coroutine"),
     ("C4", "await returns the result or throws the same error object"),
     ("C5", "await with a cancellation awaitable"),
@@ -62,6 +62,7 @@ RULES = [
     ("X1", "Context find/get/has, local variants, set, unset, keys"),
     ("X2", "scope and coroutine contexts"),
     ("G1", "TaskGroup"),
+    ("G2", "one await-many primitive behind every combinator"),
 ]
 
 GTEST_DIRS = ["conformance/rules", "core/tests"]

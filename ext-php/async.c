@@ -422,7 +422,7 @@ static PHP_RSHUTDOWN_FUNCTION(async)
 		tasync_runtime_destroy(rt);
 		/* Show nothing more; release what the teardown handed back. */
 		for (uint32_t i = 0; i < ASYNC_G(warning_count); i++) {
-			zend_string_release(ASYNC_G(warnings)[i]);
+			zend_string_release(ASYNC_G(warnings)[i].message);
 		}
 		ASYNC_G(warning_count) = 0;
 		async_safe_point();
@@ -512,8 +512,8 @@ static PHP_MINFO_FUNCTION(async)
 		}
 	}
 	for (uint32_t i = 0; i < ASYNC_G(warning_count); i++) {
-		php_info_print_table_row(2, "Backend warning", ZSTR_VAL(ASYNC_G(warnings)[i]));
-		zend_string_release(ASYNC_G(warnings)[i]);
+		php_info_print_table_row(2, "Backend warning", ZSTR_VAL(ASYNC_G(warnings)[i].message));
+		zend_string_release(ASYNC_G(warnings)[i].message);
 	}
 	ASYNC_G(warning_count) = 0;
 	if (rt != NULL) {

@@ -312,6 +312,22 @@ void async_spawn_call(zval *return_value, tasync_scope_t *scope, tasync_group_t 
 	tasync_coroutine_t *co = NULL;
 	int rc = group != NULL ? tasync_group_spawn(group, key, &opts, &co, &err)
 	                       : tasync_spawn(rt, &opts, &co, &err);
+	if (group != NULL && !async_after_switch()) {
+		/* The group's queue limit suspended the caller and the request is
+		 * ending meanwhile (an exception is thrown). */
+		if (rc != 0) {
+			coroutine_release_call(c);
+			efree(c);
+			if (err != NULL) {
+				OBJ_RELEASE((zend_object *) err);
+			}
+		} else {
+			/* The core runs (or unwinds) it; nobody takes the handle. */
+			c->co = co;
+			tasync_coroutine_release(co);
+		}
+		return;
+	}
 	if (rc != 0) {
 		/* The core took nothing: the record is ours to free. */
 		coroutine_release_call(c);
@@ -599,6 +615,16 @@ ZEND_METHOD(Async_Coroutine, getId)
 	ZEND_PARSE_PARAMETERS_NONE();
 	async_coroutine_obj *c = THIS_COROUTINE();
 	RETURN_LONG(c->co != NULL ? (zend_long) tasync_coroutine_id(c->co) : 0);
+}
+
+ZEND_METHOD(Async_Coroutine, asHiPriority)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	async_coroutine *c = THIS_COROUTINE();
+	if (c->co != NULL) {
+		tasync_coroutine_set_high_priority(c->co, 1);
+	}
+	RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
 }
 
 ZEND_METHOD(Async_Coroutine, getResult)

@@ -1,15 +1,18 @@
 /*
  * group.c - Async\TaskGroup over the core's task groups (group.h; rule
- * G1): a scope with results, an optional concurrency limit, keyed tasks,
- * all()/race()/any() as Async\Future objects, and iteration in completion
- * order.
+ * G1): a scope with results, an optional concurrency limit with a bounded
+ * queue, keyed tasks, all()/race()/any() as Async\Future objects,
+ * iteration in completion order, close(), awaitCompletion() and finally
+ * handlers.
  *
- * The TaskGroup object owns its group and, like a Scope object, lets go of
- * the group's scope when it is destroyed (rule S8: tasks still running go
- * on as zombies, with a warning; dispose() first to cancel them).
+ * The TaskGroup object owns its group and lets go of it when it is
+ * destroyed (tasync_group_let_go): silently, tasks not started never start,
+ * running ones finish as zombies; errors nobody handled go to the group's
+ * scope (S10).
  */
 #include "php_async.h"
 
+#include "zend_closures.h"
 #include "zend_interfaces.h"
 #include "stubs/group_arginfo.h"
 
@@ -32,9 +35,11 @@ static void group_dtor(zend_object *obj)
 	if (g->group == NULL || ASYNC_G(rt) == NULL) {
 		return;
 	}
+	/* Exception handlers may run (errors nobody handled): keep an
+	 * exception that is unwinding aside. */
 	async_exception_aside aside;
 	async_exception_set_aside(&aside);
-	async_scope_dispose_on_release(tasync_group_scope(g->group));
+	tasync_group_let_go(g->group);
 	async_safe_point();
 	async_exception_restore(&aside);
 	async_rethrow_bailout();
@@ -54,29 +59,48 @@ static void group_free(zend_object *obj)
 	zend_object_std_dtor(obj);
 }
 
-/* The results of all(): key => value in spawn order (called by the core
- * when every task succeeded; builds a PHP array, runs no PHP code). */
-static void *build_results(void *data, tasync_group_t *group)
+/* Adds entry e's key => value to array. */
+static void add_entry(zval *array, const tasync_group_entry_t *e, zval *value)
 {
-	(void) data;
-	zval results;
+	if (e->key.is_string) {
+		zend_symtable_str_update(Z_ARRVAL_P(array), e->key.str, e->key.len, value);
+	} else {
+		zend_hash_index_update(Z_ARRVAL_P(array), (zend_ulong) e->key.num, value);
+	}
+}
+
+/* key => result (errors false) or key => error (errors true) of the tasks
+ * done so far, in spawn order. */
+static void collect(tasync_group_t *group, zval *out, bool errors)
+{
 	size_t n = tasync_group_count(group);
-	array_init_size(&results, (uint32_t) n);
+	array_init(out);
 	for (size_t i = 0; i < n; i++) {
 		tasync_group_entry_t e;
 		memset(&e, 0, sizeof(e));
 		e.size = sizeof(e);
-		if (tasync_group_entry(group, i, 0, &e) != 0) {
+		if (tasync_group_entry(group, i, 0, &e) != 0 || e.state != TASYNC_GROUP_TASK_DONE ||
+			(e.error != NULL) != errors) {
 			continue;
 		}
-		zval value;
-		async_value_unbox(e.value, &value);
-		if (e.key.is_string) {
-			zend_symtable_str_update(Z_ARRVAL(results), e.key.str, e.key.len, &value);
+		zval zv;
+		if (errors) {
+			ZVAL_OBJ_COPY(&zv, (zend_object *) e.error);
 		} else {
-			zend_hash_index_update(Z_ARRVAL(results), (zend_ulong) e.key.num, &value);
+			async_value_unbox(e.value, &zv);
 		}
+		add_entry(out, &e, &zv);
 	}
+}
+
+/* The results of all(): key => value in spawn order of the tasks that
+ * succeeded (called by the core when all() completes with its results;
+ * builds a PHP array, runs no PHP code). */
+static void *build_results(void *data, tasync_group_t *group)
+{
+	(void) data;
+	zval results;
+	collect(group, &results, false);
 	void *box = async_value_box(&results);
 	zval_ptr_dtor(&results);
 	return box;
@@ -97,11 +121,14 @@ static tasync_group_t *this_group(zval *this_zv)
 
 ZEND_METHOD(Async_TaskGroup, __construct)
 {
-	zend_long concurrency = 0;
-	bool concurrency_null = true;
-	ZEND_PARSE_PARAMETERS_START(0, 1)
+	zend_long concurrency = 0, queue_limit = 0;
+	bool concurrency_null = true, queue_limit_null = true;
+	zend_object *scope_obj = NULL;
+	ZEND_PARSE_PARAMETERS_START(0, 3)
 		Z_PARAM_OPTIONAL
 		Z_PARAM_LONG_OR_NULL(concurrency, concurrency_null)
+		Z_PARAM_LONG_OR_NULL(queue_limit, queue_limit_null)
+		Z_PARAM_OBJ_OF_CLASS_OR_NULL(scope_obj, async_ce_scope)
 	ZEND_PARSE_PARAMETERS_END();
 	async_group *g = THIS_GROUP();
 	if (g->group != NULL) {
@@ -112,14 +139,32 @@ ZEND_METHOD(Async_TaskGroup, __construct)
 		zend_argument_value_error(1, "must be null or between 1 and %u", (unsigned) UINT32_MAX);
 		RETURN_THROWS();
 	}
+	if (!queue_limit_null && (queue_limit < 0 || queue_limit > UINT32_MAX)) {
+		zend_argument_value_error(2, "must be null or between 0 and %u", (unsigned) UINT32_MAX);
+		RETURN_THROWS();
+	}
 	tasync_runtime_t *rt = async_runtime();
 	if (rt == NULL) {
 		RETURN_THROWS();
+	}
+	tasync_scope_t *parent = NULL;
+	if (scope_obj != NULL) {
+		parent = async_scope_from_obj(scope_obj)->scope;
+		if (parent == NULL || tasync_scope_runtime(parent) != rt) {
+			zend_throw_exception(async_ce_async_exception, "The scope belongs to a runtime that no longer exists", 0);
+			RETURN_THROWS();
+		}
 	}
 	tasync_group_options_t opts;
 	memset(&opts, 0, sizeof(opts));
 	opts.size = sizeof(opts);
 	opts.concurrency = concurrency_null ? 0 : (uint32_t) concurrency;
+	/* Back-pressure by default: twice the concurrency may wait. */
+	if (!concurrency_null) {
+		opts.queue_limit = !queue_limit_null ? (uint32_t) queue_limit
+			: (concurrency > UINT32_MAX / 2 ? UINT32_MAX : (uint32_t) concurrency * 2);
+	}
+	opts.parent = parent;
 	opts.build_results = build_results;
 	void *err = NULL;
 	int rc = tasync_group_create(rt, &opts, &g->group, &err);
@@ -178,9 +223,9 @@ ZEND_METHOD(Async_TaskGroup, spawnWithKey)
 	group_spawn(INTERNAL_FUNCTION_PARAM_PASSTHRU, true);
 }
 
-static void group_awaitable(INTERNAL_FUNCTION_PARAMETERS, int (*make)(tasync_group_t *, tasync_awaitable_t **))
+/* A Future over one of the group's awaitables (made by make). */
+static void return_future(INTERNAL_FUNCTION_PARAMETERS, int (*make)(tasync_group_t *, tasync_awaitable_t **))
 {
-	ZEND_PARSE_PARAMETERS_NONE();
 	tasync_group_t *group = this_group(ZEND_THIS);
 	if (group == NULL) {
 		RETURN_THROWS();
@@ -196,17 +241,153 @@ static void group_awaitable(INTERNAL_FUNCTION_PARAMETERS, int (*make)(tasync_gro
 
 ZEND_METHOD(Async_TaskGroup, all)
 {
-	group_awaitable(INTERNAL_FUNCTION_PARAM_PASSTHRU, tasync_group_all);
+	bool ignore_errors = false;
+	ZEND_PARSE_PARAMETERS_START(0, 1)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_BOOL(ignore_errors)
+	ZEND_PARSE_PARAMETERS_END();
+	return_future(INTERNAL_FUNCTION_PARAM_PASSTHRU, ignore_errors ? tasync_group_all_ignoring_errors : tasync_group_all);
 }
 
 ZEND_METHOD(Async_TaskGroup, race)
 {
-	group_awaitable(INTERNAL_FUNCTION_PARAM_PASSTHRU, tasync_group_race);
+	ZEND_PARSE_PARAMETERS_NONE();
+	return_future(INTERNAL_FUNCTION_PARAM_PASSTHRU, tasync_group_race);
 }
 
 ZEND_METHOD(Async_TaskGroup, any)
 {
-	group_awaitable(INTERNAL_FUNCTION_PARAM_PASSTHRU, tasync_group_any);
+	ZEND_PARSE_PARAMETERS_NONE();
+	return_future(INTERNAL_FUNCTION_PARAM_PASSTHRU, tasync_group_any);
+}
+
+ZEND_METHOD(Async_TaskGroup, getResults)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	tasync_group_t *group = this_group(ZEND_THIS);
+	if (group == NULL) {
+		RETURN_THROWS();
+	}
+	collect(group, return_value, false);
+}
+
+ZEND_METHOD(Async_TaskGroup, getErrors)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	tasync_group_t *group = this_group(ZEND_THIS);
+	if (group == NULL) {
+		RETURN_THROWS();
+	}
+	collect(group, return_value, true);
+	tasync_group_suppress_errors(group);
+}
+
+ZEND_METHOD(Async_TaskGroup, suppressErrors)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	tasync_group_t *group = this_group(ZEND_THIS);
+	if (group == NULL) {
+		RETURN_THROWS();
+	}
+	tasync_group_suppress_errors(group);
+}
+
+ZEND_METHOD(Async_TaskGroup, close)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	tasync_group_t *group = this_group(ZEND_THIS);
+	if (group == NULL) {
+		RETURN_THROWS();
+	}
+	tasync_group_close(group);
+	async_safe_point();
+}
+
+ZEND_METHOD(Async_TaskGroup, isClosed)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	async_group *g = THIS_GROUP();
+	RETURN_BOOL(g->group == NULL || (tasync_group_flags(g->group) & TASYNC_GROUP_CLOSED));
+}
+
+ZEND_METHOD(Async_TaskGroup, isFinished)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	async_group *g = THIS_GROUP();
+	RETURN_BOOL(g->group == NULL || (tasync_group_flags(g->group) & TASYNC_GROUP_FINISHED));
+}
+
+ZEND_METHOD(Async_TaskGroup, awaitCompletion)
+{
+	zend_object *cancel_obj = NULL;
+	ZEND_PARSE_PARAMETERS_START(0, 1)
+		Z_PARAM_OPTIONAL
+		Z_PARAM_OBJ_OF_CLASS_OR_NULL(cancel_obj, async_ce_awaitable)
+	ZEND_PARSE_PARAMETERS_END();
+	tasync_group_t *group = this_group(ZEND_THIS);
+	if (group == NULL) {
+		RETURN_THROWS();
+	}
+	tasync_awaitable_t *cancellation = cancel_obj != NULL ? async_awaitable_of(cancel_obj) : NULL;
+	if (cancel_obj != NULL && cancellation == NULL) {
+		zend_throw_exception(async_ce_async_exception, "The awaitable belongs to a runtime that no longer exists", 0);
+		RETURN_THROWS();
+	}
+	/* The caller may drop the group and the cancellation while it waits. */
+	zend_object *self = Z_OBJ_P(ZEND_THIS);
+	GC_ADDREF(self);
+	if (cancel_obj != NULL) {
+		GC_ADDREF(cancel_obj);
+	}
+	void *err = NULL;
+	int rc = tasync_group_await_completion(ASYNC_G(rt), group, cancellation, &err);
+	OBJ_RELEASE(self);
+	if (cancel_obj != NULL) {
+		OBJ_RELEASE(cancel_obj);
+	}
+	if (!async_after_switch()) {
+		if (err != NULL) {
+			OBJ_RELEASE((zend_object *) err);
+		}
+		RETURN_THROWS();
+	}
+	if (rc != 0) {
+		async_throw_error(rc, err);
+	}
+}
+
+/* finally() and its alias onFinally(): $callback($this) once the group and
+ * its scope have completed (C11: before awaitCompletion() returns). The
+ * callback holds the TaskGroup until then. */
+static void group_on_finally(INTERNAL_FUNCTION_PARAMETERS)
+{
+	zend_object *closure;
+	ZEND_PARSE_PARAMETERS_START(1, 1)
+		Z_PARAM_OBJ_OF_CLASS(closure, zend_ce_closure)
+	ZEND_PARSE_PARAMETERS_END();
+	tasync_group_t *group = this_group(ZEND_THIS);
+	if (group == NULL) {
+		RETURN_THROWS();
+	}
+	zval callable;
+	ZVAL_OBJ(&callable, closure);
+	tasync_spawn_options_t opts;
+	async_finally_options(&opts, &callable, Z_OBJ_P(ZEND_THIS), NULL);
+	int rc = tasync_group_on_finally(group, &opts);
+	async_safe_point();
+	if (rc != 0) {
+		async_throw_error(rc, NULL);
+	}
+}
+
+ZEND_METHOD(Async_TaskGroup, finally)
+{
+	group_on_finally(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+}
+
+ZEND_METHOD(Async_TaskGroup, onFinally)
+{
+	group_on_finally(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 }
 
 ZEND_METHOD(Async_TaskGroup, getIterator)
@@ -226,6 +407,7 @@ ZEND_METHOD(Async_TaskGroup, cancel)
 	if (group == NULL) {
 		RETURN_THROWS();
 	}
+	tasync_group_close(group);
 	tasync_scope_cancel(tasync_group_scope(group), error);
 	async_safe_point();
 	async_rethrow_bailout();
@@ -238,6 +420,7 @@ ZEND_METHOD(Async_TaskGroup, dispose)
 	if (group == NULL) {
 		RETURN_THROWS();
 	}
+	tasync_group_close(group);
 	void *err = NULL;
 	int rc = tasync_scope_dispose(tasync_group_scope(group), TASYNC_DISPOSE_CANCEL, 0, &err);
 	async_core_call_done(rc, err);

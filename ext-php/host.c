@@ -299,14 +299,27 @@ void async_vm_free_pages(async_vm_state *s)
 
 /* ------------------------------------------------ warnings, locations */
 
-static void host_warning(void *hd, const char *message)
+/* Queues a warning for the next safe point, reported at where (the user
+ * code that ran when the core raised it, or what it is about). */
+static void host_warning_at(void *hd, const char *message, const tasync_location_t *where)
 {
 	(void) hd;
 	if (ASYNC_G(warning_count) == ASYNC_G(warning_size)) {
 		ASYNC_G(warning_size) = ASYNC_G(warning_size) ? ASYNC_G(warning_size) * 2 : 8;
-		ASYNC_G(warnings) = erealloc(ASYNC_G(warnings), sizeof(zend_string *) * ASYNC_G(warning_size));
+		ASYNC_G(warnings) = erealloc(ASYNC_G(warnings), sizeof(async_warning) * ASYNC_G(warning_size));
 	}
-	ASYNC_G(warnings)[ASYNC_G(warning_count)++] = zend_string_init(message, strlen(message), 0);
+	async_warning *w = &ASYNC_G(warnings)[ASYNC_G(warning_count)++];
+	w->message = zend_string_init(message, strlen(message), 0);
+	if (where != NULL) {
+		w->where = *where;
+	} else {
+		memset(&w->where, 0, sizeof(w->where));
+	}
+}
+
+static void host_warning(void *hd, const char *message)
+{
+	host_warning_at(hd, message, NULL);
 }
 
 static int host_capture_location(void *hd, tasync_location_t *out)
@@ -352,6 +365,7 @@ const tasync_host_t async_host = {
 	.capture_location = host_capture_location,
 	.may_suspend = async_host_may_suspend,
 	.wait_end = async_host_wait_end,
+	.warning_at = host_warning_at,
 };
 
 /* --------------------------------------------------------- safe points */
@@ -361,14 +375,20 @@ void async_safe_point(void)
 	/* Warnings first: they describe what happened before the releases. */
 	if (ASYNC_G(warning_count) > 0) {
 		uint32_t n = ASYNC_G(warning_count);
-		zend_string **list = ASYNC_G(warnings);
+		async_warning *list = ASYNC_G(warnings);
 		ASYNC_G(warnings) = NULL;
 		ASYNC_G(warning_count) = ASYNC_G(warning_size) = 0;
 		for (uint32_t i = 0; i < n; i++) {
-			if (!EG(exception)) {
-				zend_error(E_WARNING, "%s", ZSTR_VAL(list[i]));
+			if (EG(exception)) {
+				/* not shown */
+			} else if (list[i].where.file != NULL) {
+				zend_string *file = zend_string_init(list[i].where.file, strlen(list[i].where.file), 0);
+				zend_error_at(E_WARNING, file, list[i].where.line, "%s", ZSTR_VAL(list[i].message));
+				zend_string_release(file);
+			} else {
+				zend_error(E_WARNING, "%s", ZSTR_VAL(list[i].message));
 			}
-			zend_string_release(list[i]);
+			zend_string_release(list[i].message);
 		}
 		efree(list);
 	}

@@ -208,6 +208,13 @@ typedef enum async_abort_mode {
 	ASYNC_ABORT_SHUTDOWN,  /* end of request: unwind what is left */
 } async_abort_mode;
 
+/* A warning the core reported and where to report it (file borrowed: the
+ * host keeps captured file names until the request ends). */
+typedef struct async_warning {
+	zend_string *message;
+	tasync_location_t where;
+} async_warning;
+
 ZEND_BEGIN_MODULE_GLOBALS(async)
 	/* ini */
 	char *reactor;
@@ -226,7 +233,7 @@ ZEND_BEGIN_MODULE_GLOBALS(async)
 	zval *deferred;                  /* releases postponed out of core callbacks */
 	uint32_t deferred_count;
 	uint32_t deferred_size;
-	zend_string **warnings;          /* warnings the core reported, not shown yet */
+	struct async_warning *warnings;  /* warnings the core reported, not shown yet */
 	uint32_t warning_count;
 	uint32_t warning_size;
 

@@ -87,7 +87,7 @@ TEST(AbiLayout, LoopOptions) {
 }
 
 TEST(AbiLayout, HostTable) {
-    PIN_SIZE(tasync_host_t, 120);
+    PIN_SIZE(tasync_host_t, 128);
     PIN_OFF(tasync_host_t, size, 0);
     PIN_OFF(tasync_host_t, value_retain, 8);
     PIN_OFF(tasync_host_t, value_release, 16);
@@ -103,6 +103,7 @@ TEST(AbiLayout, HostTable) {
     PIN_OFF(tasync_host_t, capture_location, 96);
     PIN_OFF(tasync_host_t, may_suspend, 104);   // ABI 1.2
     PIN_OFF(tasync_host_t, wait_end, 112);      // ABI 1.2
+    PIN_OFF(tasync_host_t, warning_at, 120);    // ABI 1.2
     PIN_SIZE(tasync_location_t, 16);
     PIN_OFF(tasync_location_t, file, 0);
     PIN_OFF(tasync_location_t, line, 8);
@@ -151,11 +152,21 @@ TEST(AbiLayout, StructuredConcurrency) {
     PIN_OFF(tasync_group_key_t, num, 8);
     PIN_OFF(tasync_group_key_t, str, 16);
     PIN_OFF(tasync_group_key_t, len, 24);
-    PIN_SIZE(tasync_group_options_t, 32);
+    PIN_SIZE(tasync_group_options_t, 40);
     PIN_OFF(tasync_group_options_t, concurrency, 4);
     PIN_OFF(tasync_group_options_t, parent, 8);
     PIN_OFF(tasync_group_options_t, build_results, 16);
     PIN_OFF(tasync_group_options_t, data, 24);
+    PIN_OFF(tasync_group_options_t, queue_limit, 32);
+    PIN_SIZE(tasync_await_many_options_t, 16);
+    PIN_OFF(tasync_await_many_options_t, mode, 4);
+    PIN_OFF(tasync_await_many_options_t, count, 8);
+    PIN_SIZE(tasync_await_many_entry_t, 40);
+    PIN_OFF(tasync_await_many_entry_t, state, 4);
+    PIN_OFF(tasync_await_many_entry_t, index, 8);
+    PIN_OFF(tasync_await_many_entry_t, awaitable, 16);
+    PIN_OFF(tasync_await_many_entry_t, value, 24);
+    PIN_OFF(tasync_await_many_entry_t, error, 32);
     PIN_SIZE(tasync_group_entry_t, 64);
     PIN_OFF(tasync_group_entry_t, state, 4);
     PIN_OFF(tasync_group_entry_t, key, 8);
@@ -199,6 +210,14 @@ TEST(AbiLayout, EnumValues) {
     EXPECT_EQ(TASYNC_DISPOSE_ON_RELEASE, 4);
     EXPECT_EQ(TASYNC_GROUP_TASK_DONE, 3);
     EXPECT_EQ(TASYNC_WAIT_END, 12);
+    EXPECT_EQ(TASYNC_WAIT_GROUP_SLOT, 13);
+    EXPECT_EQ(TASYNC_WAIT_GROUP_COMPLETION, 14);
+    EXPECT_EQ(TASYNC_GROUP_CLOSED, 1);
+    EXPECT_EQ(TASYNC_GROUP_LET_GO, 8);
+    EXPECT_EQ(TASYNC_AWAIT_ALL, 1);
+    EXPECT_EQ(TASYNC_AWAIT_ANY_OF_OR_FAIL, 6);
+    EXPECT_EQ(TASYNC_AWAIT_ITEM_PENDING, 1);
+    EXPECT_EQ(TASYNC_AWAIT_ITEM_FAILED, 3);
     EXPECT_EQ(TASYNC_SHUTDOWN_FORCED, 2);
 }
 

@@ -666,3 +666,87 @@ TEST_F(Coroutine, C10_APendingCancellationInterruptsTheNextSuspension) {
     EXPECT_TRUE(flags(co) & TASYNC_CO_CANCELLED);
     tasync_coroutine_release(co);
 }
+
+// --------------------------------------------------- C2: high priority
+
+TEST_F(Coroutine, C2_AHighPriorityCoroutineRunsAheadOfTheQueueWhenQueuedAndWhenWoken) {
+    auto named = [&](const std::string &name) {
+        return spawn([&, name](tasync_coroutine_t *) {
+            say(name);
+            tasync_yield(rt, nullptr);
+            say(name + " again");
+        });
+    };
+    tasync_coroutine_t *a = named("a");
+    tasync_coroutine_t *b = named("b");
+    tasync_coroutine_t *hi = named("hi");
+    EXPECT_EQ(tasync_coroutine_set_high_priority(hi, 1), 0);
+    EXPECT_TRUE(flags(hi) & TASYNC_CO_HIGH_PRIORITY);
+    tasync_yield(rt, nullptr);
+    EXPECT_EQ(out, (std::vector<std::string>{"hi", "a", "b"})) << "moved to the front once queued";
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(out, (std::vector<std::string>{"hi", "a", "b", "hi again", "a again", "b again"}))
+        << "a yield still goes to the back";
+    out.clear();
+
+    // Woken together with others: first.
+    tasync_awaitable_t *gate = timeout_ms(2);
+    std::vector<tasync_coroutine_t *> waiters;
+    for (const char *name : {"w1", "w2", "w3"}) {
+        waiters.push_back(spawn([&, name](tasync_coroutine_t *) {
+            tasync_await(rt, gate, nullptr, nullptr, nullptr);
+            say(name);
+        }));
+    }
+    tasync_yield(rt, nullptr);
+    EXPECT_EQ(tasync_coroutine_set_high_priority(waiters[2], 1), 0) << "set while it waits";
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(out, (std::vector<std::string>{"w3", "w1", "w2"}));
+    EXPECT_EQ(tasync_coroutine_set_high_priority(nullptr, 1), -EINVAL);
+    tasync_awaitable_release(gate);
+    for (auto *c : waiters) tasync_coroutine_release(c);
+    for (auto *c : {a, b, hi}) tasync_coroutine_release(c);
+}
+
+// ------------------------------------------- C21: cancelling a timeout
+
+TEST_F(Coroutine, C21_ACancelledTimeoutNeverFires) {
+    // Bounds wide enough for a loaded machine: the deadline is cancelled
+    // long before it is due, and the work outlives the time it was due at.
+    tasync_awaitable_t *deadline = timeout_ms(200);
+    tasync_coroutine_t *work = spawn([&](tasync_coroutine_t *self) {
+        delay(1);
+        EXPECT_EQ(tasync_timeout_cancel(deadline, nullptr), 0);
+        delay(300);
+        Value *v = host.value(7);
+        tasync_coroutine_set_result(self, v);
+        host.release(v);
+    });
+    void *v = nullptr;
+    EXPECT_EQ(tasync_await(rt, tasync_coroutine_awaitable(work), deadline, &v, nullptr), 0)
+        << "the wait that used it as its cancellation went on";
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(static_cast<Value *>(v)->v, 7);
+    release_value(v);
+    EXPECT_TRUE(tasync_awaitable_is_completed(deadline));
+    void *e = nullptr;
+    EXPECT_EQ(tasync_await(rt, deadline, nullptr, nullptr, &e), TASYNC_EFAILED) << "its awaiters get the cancellation";
+    EXPECT_EQ(kind_of(e), TASYNC_ERROR_CANCELLATION);
+    release_error(e);
+    tasync_coroutine_t *quick = spawn([](tasync_coroutine_t *) {});
+    EXPECT_EQ(tasync_await(rt, tasync_coroutine_awaitable(quick), deadline, nullptr, nullptr), 0)
+        << "a cancelled timeout is no cancellation at all";
+    EXPECT_EQ(tasync_timeout_cancel(deadline, nullptr), 0) << "again: nothing";
+    tasync_awaitable_t *fired = timeout_ms(1);
+    EXPECT_EQ(tasync_await(rt, fired, nullptr, nullptr, nullptr), 0);
+    Error *late = cancellation("too late");
+    EXPECT_EQ(tasync_timeout_cancel(fired, late), 0);
+    EXPECT_EQ(tasync_await(rt, fired, nullptr, nullptr, nullptr), 0) << "fired: cancelling changes nothing";
+    host.release(late);
+    EXPECT_EQ(tasync_timeout_cancel(tasync_coroutine_awaitable(quick), nullptr), -EINVAL);
+    EXPECT_EQ(run(), 0);
+    tasync_awaitable_release(deadline);
+    tasync_awaitable_release(fired);
+    tasync_coroutine_release(work);
+    tasync_coroutine_release(quick);
+}

@@ -11,10 +11,12 @@ protected:
     // completes with a Value holding how many there were.
     std::vector<std::string> built;
 
-    tasync_group_t *group(uint32_t concurrency = 0) {
+    tasync_group_t *group(uint32_t concurrency = 0, uint32_t queue_limit = 0, tasync_scope_t *parent = nullptr) {
         tasync_group_options_t o{};
         o.size = sizeof(o);
         o.concurrency = concurrency;
+        o.queue_limit = queue_limit;
+        o.parent = parent;
         o.data = this;
         o.build_results = [](void *d, tasync_group_t *g) -> void * {
             auto *self = static_cast<Group *>(d);
@@ -24,6 +26,7 @@ protected:
                 e.size = sizeof(e);
                 tasync_group_entry(g, i, 0, &e);
                 std::string k = e.key.is_string ? std::string(e.key.str, e.key.len) : std::to_string(e.key.num);
+                if (e.error != nullptr) continue;  // all() ignoring errors
                 long v = e.value != nullptr ? static_cast<Value *>(e.value)->v : -1;
                 self->built.push_back(k + "=" + std::to_string(v));
             }
@@ -254,12 +257,196 @@ TEST_F(Group, G1_TheGroupIsAScope) {
     tasync_group_release(g);
 }
 
-TEST_F(Group, G1_ReleasingTheGroupStartsHeldTasks) {
-    tasync_group_t *g = group(1);
+TEST_F(Group, G1_ReleasingTheGroupIsSilent) {
+    // The race() pattern: the winner is taken, the group is dropped while
+    // the loser still runs and a third task waits for a slot.
+    tasync_group_t *g = group(2);
     tasync_coroutine_release(task(g, nullptr, 1, 1));
-    tasync_coroutine_t *held = task(g, nullptr, 2, 1);
+    tasync_coroutine_t *loser = task(g, nullptr, 2, 20);
+    tasync_coroutine_t *started = task(g, nullptr, 3, 20);  // gets the winner's slot
+    tasync_coroutine_t *held = task(g, nullptr, 4, 1);
+    tasync_awaitable_t *race = nullptr;
+    tasync_group_race(g, &race);
+    EXPECT_EQ(await_value(race), 1);
+    tasync_awaitable_release(race);
+    tasync_group_let_go(g);
+    EXPECT_TRUE(tasync_group_flags(g) & TASYNC_GROUP_CLOSED);
+    EXPECT_TRUE(flags(loser) & TASYNC_CO_ZOMBIE) << "the losers go on as zombies (S9)";
+    EXPECT_TRUE(flags(started) & TASYNC_CO_ZOMBIE);
+    EXPECT_TRUE(flags(held) & TASYNC_CO_CANCELLED) << "a task not started yet never starts (C7)";
     tasync_group_release(g);
     EXPECT_EQ(run(), 0);
-    EXPECT_TRUE(flags(held) & TASYNC_CO_STARTED) << "nothing is dropped silently";
+    EXPECT_TRUE(flags(loser) & TASYNC_CO_COMPLETED);
+    EXPECT_FALSE(flags(loser) & TASYNC_CO_CANCELLED);
+    EXPECT_FALSE(flags(held) & TASYNC_CO_STARTED);
+    EXPECT_EQ(host.warnings, std::vector<std::string>{}) << "no warning of any kind";
+    EXPECT_EQ(tasync_runtime_take_error(rt), nullptr);
+    tasync_coroutine_release(loser);
+    tasync_coroutine_release(started);
     tasync_coroutine_release(held);
+
+    // Dropping the last reference without letting go does the same.
+    g = group(1);
+    tasync_coroutine_release(task(g, nullptr, 1, 1));
+    held = task(g, nullptr, 2, 1);
+    tasync_group_release(g);
+    EXPECT_EQ(run(), 0);
+    EXPECT_FALSE(flags(held) & TASYNC_CO_STARTED);
+    EXPECT_EQ(host.warnings, std::vector<std::string>{});
+    tasync_coroutine_release(held);
+}
+
+TEST_F(Group, G1_CloseSealsTheGroupAndAwaitCompletionWaitsForItsFinallyHandlers) {
+    tasync_group_t *g = group();
+    tasync_coroutine_release(task(g, nullptr, 1, 4));
+    tasync_coroutine_release(task(g, nullptr, 0, 2, "a failure awaitCompletion does not throw"));
+    tasync_spawn_options_t fin = callback([&](tasync_coroutine_t *) {
+        delay(2);  // a handler that suspends still runs to its end first
+        say("finally handler");
+    });
+    EXPECT_EQ(tasync_group_on_finally(g, &fin), 0);
+    void *e = nullptr;
+    EXPECT_EQ(tasync_group_await_completion(rt, g, nullptr, &e), TASYNC_EBAD_STATE) << "an open group may grow";
+    EXPECT_EQ(kind_of(e), TASYNC_ERROR_ASYNC);
+    release_error(e);
+    EXPECT_EQ(tasync_group_flags(g), 0u);
+    EXPECT_EQ(tasync_group_close(g), 0);
+    EXPECT_EQ(tasync_group_flags(g), static_cast<uint32_t>(TASYNC_GROUP_CLOSED));
+    EXPECT_EQ(task(g, nullptr, 2, 0, nullptr, TASYNC_ESCOPE_CLOSED), nullptr);
+    EXPECT_EQ(last_error, "Cannot spawn tasks on a closed TaskGroup");
+    EXPECT_FALSE(sflags(tasync_group_scope(g)) & TASYNC_SCOPE_CLOSED) << "running tasks may still spawn into it";
+    go([&](tasync_coroutine_t *) {
+        void *err = nullptr;
+        EXPECT_EQ(tasync_group_await_completion(rt, g, nullptr, &err), TASYNC_ESCOPE_DEADLOCK);
+        release_error(err);
+    }, tasync_group_scope(g));
+    EXPECT_EQ(tasync_group_await_completion(rt, g, nullptr, &e), 0) << message_of(e);
+    say("awaitCompletion returned");
+    EXPECT_EQ(out, (std::vector<std::string>{"finally handler", "awaitCompletion returned"}))
+        << "C11: the handlers ran before the awaiter resumed";
+    EXPECT_EQ(tasync_group_flags(g), static_cast<uint32_t>(TASYNC_GROUP_CLOSED | TASYNC_GROUP_FINISHED |
+                                                           TASYNC_GROUP_COMPLETED));
+    EXPECT_TRUE(sflags(tasync_group_scope(g)) & TASYNC_SCOPE_COMPLETED);
+    EXPECT_EQ(tasync_group_await_completion(rt, g, nullptr, nullptr), 0) << "at once, again";
+    tasync_group_suppress_errors(g);
+    EXPECT_EQ(run(), 0);
+    tasync_group_release(g);
+    EXPECT_EQ(tasync_runtime_take_error(rt), nullptr);
+}
+
+TEST_F(Group, G1_AQueueLimitSuspendsTheProducerUntilAHeldTaskStarts) {
+    tasync_group_t *g = group(1, 2);
+    size_t most_held = 0;
+    tasync_coroutine_t *producer = spawn([&](tasync_coroutine_t *) {
+        for (long i = 0; i < 6; ++i) {
+            tasync_coroutine_release(task(g, nullptr, i, 2));
+            size_t held = 0;
+            for (size_t k = 0; k < tasync_group_count(g); ++k) {
+                tasync_group_entry_t e{};
+                e.size = sizeof(e);
+                tasync_group_entry(g, k, 0, &e);
+                held += e.state == TASYNC_GROUP_TASK_HELD;
+            }
+            most_held = std::max(most_held, held);
+            say("spawned " + std::to_string(i) + " after " + std::to_string(tasync_group_completed_count(g)) +
+                " completed");
+        }
+        tasync_group_close(g);
+    });
+    tasync_coroutine_t *waiting = spawn([&](tasync_coroutine_t *) {
+        // Closing the group wakes a producer held by the limit with an error.
+        delay(1);
+        tasync_group_t *h = group(1, 1);
+        tasync_coroutine_release(task(h, nullptr, 1, 50));
+        tasync_coroutine_release(task(h, nullptr, 2, 0));
+        go([&, h](tasync_coroutine_t *) {
+            delay(2);
+            tasync_group_close(h);
+        });
+        EXPECT_EQ(task(h, nullptr, 3, 0, nullptr, TASYNC_ESCOPE_CLOSED), nullptr);
+        say("held producer: " + last_error);
+        tasync_group_release(h);
+    });
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(most_held, 2u);
+    EXPECT_EQ(out, (std::vector<std::string>{"spawned 0 after 0 completed", "spawned 1 after 0 completed",
+                                             "spawned 2 after 0 completed", "spawned 3 after 1 completed",
+                                             "held producer: Cannot spawn tasks on a closed TaskGroup",
+                                             "spawned 4 after 2 completed", "spawned 5 after 3 completed"}));
+    tasync_coroutine_release(producer);
+    tasync_coroutine_release(waiting);
+    tasync_group_release(g);
+}
+
+TEST_F(Group, G1_ErrorsNoReaderHandledFlowWhenTheGroupIsLetGo) {
+    ScopeRef s(scope());
+    std::vector<std::string> reached;
+    on_error(s, [&](tasync_scope_t *, tasync_coroutine_t *, void *e, void **) {
+        reached.push_back(message_of(e));
+        return 0;
+    });
+    auto failing_group = [&](const char *msg) {
+        tasync_group_t *g = group(0, 0, s);
+        tasync_coroutine_release(task(g, nullptr, 0, 0, msg));
+        tasync_coroutine_release(task(g, nullptr, 1, 0));
+        delay(1);
+        return g;
+    };
+    tasync_group_t *g = failing_group("nobody read it");
+    tasync_group_let_go(g);
+    tasync_group_release(g);
+
+    g = failing_group("suppressed");
+    tasync_group_suppress_errors(g);
+    tasync_group_let_go(g);
+    tasync_group_release(g);
+
+    g = failing_group("iterated");
+    for (size_t i = 0; tasync_group_wait_next(rt, g, i, nullptr, nullptr) == 1; ++i) {
+    }
+    tasync_group_release(g);
+
+    g = failing_group("reported by all()");
+    tasync_awaitable_t *all = nullptr;
+    tasync_group_all(g, &all);
+    EXPECT_EQ(await_value(all), -1000);
+    tasync_awaitable_release(all);
+    tasync_group_release(g);
+
+    g = failing_group("skipped by any()");
+    tasync_group_any(g, &all);
+    EXPECT_EQ(await_value(all), 1);
+    tasync_awaitable_release(all);
+    tasync_group_release(g);
+
+    g = failing_group("ignored by all()");
+    tasync_group_all_ignoring_errors(g, &all);
+    EXPECT_EQ(await_value(all), 1) << "one result, the error left out";
+    EXPECT_EQ(built, (std::vector<std::string>{"1=1"}));
+    tasync_awaitable_release(all);
+    tasync_group_release(g);
+
+    EXPECT_EQ(reached, (std::vector<std::string>{"nobody read it"}));
+    EXPECT_EQ(run(), 0);
+}
+
+TEST_F(Group, G1_C11_FinallyHandlersOfAGroupThatCompletedAtCloseRunBeforeAwaitCompletionReturns) {
+    tasync_group_t *g = group();
+    tasync_coroutine_release(task(g, nullptr, 1, 0));
+    tasync_spawn_options_t fin = callback([&](tasync_coroutine_t *) {
+        delay(1);
+        say("handler registered before");
+    });
+    tasync_group_on_finally(g, &fin);
+    delay(2);
+    tasync_group_close(g);  // every task is done: the group and its scope complete now
+    EXPECT_TRUE(sflags(tasync_group_scope(g)) & TASYNC_SCOPE_COMPLETED);
+    EXPECT_EQ(tasync_group_await_completion(rt, g, nullptr, nullptr), 0);
+    say("awaitCompletion returned");
+    tasync_spawn_options_t late = callback([&](tasync_coroutine_t *) { say("handler registered after"); });
+    tasync_group_on_finally(g, &late);
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(out, (std::vector<std::string>{"handler registered before", "awaitCompletion returned",
+                                             "handler registered after"}));
+    tasync_group_release(g);
 }

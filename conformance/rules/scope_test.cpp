@@ -1116,6 +1116,58 @@ TEST_F(Scope, S15_ARootScopeDroppedWithUnawaitedWorkWarns) {
     EXPECT_EQ(run(), 0);
 }
 
+TEST_F(Scope, S15_WarningsNameRealLocationsOnly) {
+    // A host with warning_at (ABI 1.2) learns where each warning belongs.
+    struct Located {
+        std::string message;
+        std::string where;
+    };
+    static std::vector<Located> got;
+    got.clear();
+    tasync_runtime_destroy(rt);
+    rt = nullptr;
+    host.table.warning_at = [](void *, const char *msg, const tasync_location_t *where) {
+        got.push_back({msg, where->file != nullptr ? std::string(where->file) + ":" + std::to_string(where->line)
+                                                   : std::string("none")});
+    };
+    create(nullptr);
+    host.location_line = 40;
+    tasync_scope_t *s = scope();  // created at test.php:41
+    go([&](tasync_coroutine_t *) { delay(5); }, s);  // spawned at test.php:42
+    // Released by the host outside any user code: no current location.
+    host.provide_locations = false;
+    tasync_scope_dispose(s, TASYNC_DISPOSE_ON_RELEASE, 0, nullptr);
+    tasync_scope_release(s);
+    host.provide_locations = true;
+    ASSERT_EQ(got.size(), 2u);
+    EXPECT_EQ(got[0].message,
+              "Scope created at test.php:41 was destroyed with 1 active coroutine(s) that were never awaited or disposed");
+    EXPECT_EQ(got[0].where, "test.php:41") << "reported where the scope was created";
+    EXPECT_EQ(got[1].message, "Coroutine is zombie at test.php:42 in Scope created at test.php:41, disposed when released");
+    EXPECT_EQ(got[1].where, "test.php:41");
+    // Disposed in user code: reported there.
+    tasync_scope_t *t = scope();  // test.php:43
+    go([&](tasync_coroutine_t *) { delay(5); }, t);  // test.php:44
+    tasync_scope_dispose(t, TASYNC_DISPOSE_SAFELY, 0, nullptr);
+    tasync_scope_release(t);
+    ASSERT_EQ(got.size(), 3u);
+    EXPECT_EQ(got[2].message.rfind("Coroutine is zombie at test.php:44 in Scope disposed at test.php:", 0), 0u)
+        << got[2].message;
+    EXPECT_NE(got[2].where, "none");
+    // Without any location at all, none is named.
+    host.provide_locations = false;
+    tasync_scope_t *u = scope();
+    go([&](tasync_coroutine_t *) { delay(5); }, u);
+    tasync_scope_dispose(u, TASYNC_DISPOSE_ON_RELEASE, 0, nullptr);
+    tasync_scope_release(u);
+    ASSERT_EQ(got.size(), 5u);
+    EXPECT_EQ(got[3].message, "A Scope was destroyed with 1 active coroutine(s) that were never awaited or disposed");
+    EXPECT_EQ(got[4].message, "Coroutine is zombie in Scope");
+    EXPECT_EQ(got[4].where, "none");
+    for (const Located &l : got) EXPECT_EQ(l.message.find("unknown"), std::string::npos) << l.message;
+    EXPECT_EQ(run(), 0);
+}
+
 TEST_F(Scope, S15_AnAwaitedScopeDroppedDoesNotWarnAboutIt) {
     tasync_scope_t *s = scope();
     go([&](tasync_coroutine_t *) { delay(20); }, s);

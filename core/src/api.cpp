@@ -214,7 +214,18 @@ TASYNC_API uint32_t tasync_coroutine_flags(const tasync_coroutine_t *co) {
     if (co->cancel_requested) f |= TASYNC_CO_CANCEL_REQUESTED;
     if (co->zombie) f |= TASYNC_CO_ZOMBIE;
     if (co->protect_depth > 0) f |= TASYNC_CO_PROTECTED;
+    if (co->high_priority) f |= TASYNC_CO_HIGH_PRIORITY;
     return f;
+}
+
+TASYNC_API int tasync_coroutine_set_high_priority(tasync_coroutine_t *co, int on) {
+    if (co == nullptr) return -EINVAL;
+    co->high_priority = on != 0;
+    // Queued already (spawned, or woken and not run yet): it moves now.
+    using S = tasync_coroutine::State;
+    if (on != 0 && co->rt != nullptr && !co->completed && !co->held && (co->state == S::New || co->state == S::Ready))
+        co->rt->runq.move_to_front(co);
+    return 0;
 }
 
 TASYNC_API void *tasync_coroutine_host_data(const tasync_coroutine_t *co) { return co != nullptr ? co->host_data : nullptr; }

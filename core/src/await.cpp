@@ -36,6 +36,17 @@ struct Timeout final : tasync_awaitable {
         if (rt != nullptr) rt->timers.disarm(&timer);
         tasync_awaitable::destroy();
     }
+    // tasync_timeout_cancel: the deadline is gone. Waits that use it as
+    // their cancellation go on without one; its awaiters get the error.
+    void cancel(void *error) {
+        rt->timers.disarm(&timer);
+        for (Waiter *w = waiters.front(); w != nullptr;) {
+            Waiter *next = waiters.next(w);
+            if (w->notify == nullptr && w->role == 1) remove_waiter(w);  // a CancelLink
+            w = next;
+        }
+        complete(nullptr, error);
+    }
 };
 
 struct AwaitWait : Wait {
@@ -108,15 +119,7 @@ void delay_cleanup(Wait *w) {
 // Rule C6, and the checks every await shares.
 int check_awaitable(tasync_runtime *rt, tasync_awaitable *what, void **out_error) {
     if (what->rt != rt) return what->rt == nullptr ? TASYNC_EBAD_STATE : TASYNC_EWRONG_THREAD;
-    tasync_coroutine *self = rt->current;
-    if (what == self) {
-        if (out_error != nullptr) {
-            std::string msg = "A coroutine cannot await itself";
-            if (!self->is_main) msg += ". Coroutine spawned at " + tasync_runtime::format_location(self->spawn_loc);
-            *out_error = rt->make_error(TASYNC_ERROR_ASYNC, TASYNC_ESELF_AWAIT, msg);
-        }
-        return TASYNC_ESELF_AWAIT;
-    }
+    if (what == rt->current) return self_await(rt, out_error);
     return 0;
 }
 
@@ -338,6 +341,21 @@ TASYNC_API int tasync_timeout_create(tasync_runtime_t *rt, uint64_t timeout_ns, 
     rt->all.push_back(t);
     rt->timers.arm(&t->timer, rt->now() + timeout_ns);
     *out = t;
+    return 0;
+}
+
+TASYNC_API int tasync_timeout_cancel(tasync_awaitable_t *timeout, void *error) {
+    if (timeout == nullptr || timeout->kind != AwaitableKind::Timeout) return -EINVAL;
+    tasync_runtime *rt = timeout->rt;
+    if (rt == nullptr || timeout->completed) return 0;  // fired or cancelled: nothing (as C7)
+    if (error != nullptr) {
+        rt->retain_error(error);
+    } else {
+        tasync_location_t loc = rt->capture_location();
+        error = rt->make_error(TASYNC_ERROR_CANCELLATION, -ECANCELED,
+                               "Timeout cancelled" + tasync_runtime::at(loc));
+    }
+    static_cast<Timeout *>(timeout)->cancel(error);
     return 0;
 }
 

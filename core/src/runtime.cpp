@@ -228,7 +228,13 @@ std::string tasync_runtime::describe_error(void *e) {
     return big;
 }
 
-void tasync_runtime::warn(const std::string &message) {
+void tasync_runtime::warn(const std::string &message, const tasync_location_t &about) {
+    if (host.warning_at != nullptr) {
+        tasync_location_t where = capture_location();
+        if (where.file == nullptr) where = about;
+        host.warning_at(host_data, message.c_str(), &where);
+        return;
+    }
     if (host.warning) host.warning(host_data, message.c_str());
     else std::fprintf(stderr, "tasync: warning: %s\n", message.c_str());
 }
@@ -640,7 +646,7 @@ int tasync_runtime::spawn(const tasync_spawn_options_t &o, Coroutine **out, void
 void tasync_runtime::start_held(Coroutine *co) {
     if (!co->held) return;
     co->held = false;
-    if (co->state == Coroutine::State::New) enqueue(co);
+    if (co->state == Coroutine::State::New) make_runnable(co);
 }
 
 // ------------------------------------------------------------- switching
@@ -916,7 +922,7 @@ void tasync_runtime::wake(Wait *w, int code, void *v, void *e) {
     Coroutine *co = w->co;
     if (co->state == Coroutine::State::Waiting) {
         co->state = Coroutine::State::Ready;
-        enqueue(co);
+        make_runnable(co);
     }
 }
 

@@ -25,8 +25,8 @@ void dispose_timer_fired(TimerEntry *e) {
     auto *s = static_cast<tasync_scope *>(e->owner);
     tasync_runtime *rt = s->rt;
     // The armed timer held a reference to the scope (see scope_dispose).
-    std::string msg = "Scope disposal timeout expired; cancelling the coroutines of the scope disposed at " +
-                      tasync_runtime::format_location(s->disposed_at);
+    std::string msg = "Scope disposal timeout expired; cancelling the coroutines of the scope disposed" +
+                      tasync_runtime::at(s->disposed_at);
     void *err = rt->make_error(TASYNC_ERROR_CANCELLATION, -ECANCELED, msg);
     rt->scope_cancel(s, err, false);
     rt->release_error(err);
@@ -38,6 +38,19 @@ void disarm_dispose_timer(tasync_runtime *rt, tasync_scope *s) {
     if (!s->dispose_timer.armed()) return;
     rt->timers.disarm(&s->dispose_timer);
     rt->scope_release(s);
+}
+
+// How a warning names a disposed scope: where it was disposed; when that
+// was not in user code (the host released it), where it was created.
+std::string disposed_scope(const tasync_scope *s) {
+    if (s->disposed_at.file != nullptr) return "Scope disposed" + tasync_runtime::at(s->disposed_at);
+    if (s->created_at.file != nullptr) return "Scope created" + tasync_runtime::at(s->created_at) + ", disposed when released";
+    return "Scope";
+}
+
+// The location a warning about s is reported at when no user code runs.
+const tasync_location_t &scope_location(const tasync_scope *s) {
+    return s->disposed_at.file != nullptr ? s->disposed_at : s->created_at;
 }
 
 bool in_subtree(const tasync_scope *s, const tasync_scope *root) {
@@ -263,8 +276,9 @@ void tasync_runtime::scope_cancel(tasync_scope *s, void *error, bool explicit_ca
     if (s->rt == nullptr) return;
     if (s->cancelled) {
         if (explicit_call && error != nullptr) {
-            warn("The Scope created at " + format_location(s->created_at) +
-                 " is already cancelled; this cancellation is ignored");
+            warn("The Scope" + (s->created_at.file != nullptr ? " created" + at(s->created_at) : std::string()) +
+                     " is already cancelled; this cancellation is ignored",
+                 s->created_at);
         }
         return;
     }
@@ -294,7 +308,7 @@ void tasync_runtime::scope_cancel(tasync_scope *s, void *error, bool explicit_ca
     scope_release(s);
 }
 
-void tasync_runtime::scope_dispose(tasync_scope *s, int strategy, std::uint64_t timeout_ns) {
+void tasync_runtime::scope_dispose(tasync_scope *s, int strategy, std::uint64_t timeout_ns, bool quiet) {
     if (s->rt == nullptr) return;
     // The owner lets go of the scope: errors nobody received move up (S10).
     release_undelivered(s, true);
@@ -302,8 +316,10 @@ void tasync_runtime::scope_dispose(tasync_scope *s, int strategy, std::uint64_t 
     if (strategy == TASYNC_DISPOSE_ON_RELEASE) {
         if (s->parent == nullptr && !s->is_global && !s->awaited && s->sub_active > 0) {
             // S15: a root scope dropped with work nobody took responsibility for.
-            warn("Scope created at " + format_location(s->created_at) + " was destroyed with " +
-                 std::to_string(s->sub_active) + " active coroutine(s) that were never awaited or disposed");
+            warn((s->created_at.file != nullptr ? "Scope created" + at(s->created_at) : std::string("A Scope")) +
+                     " was destroyed with " + std::to_string(s->sub_active) +
+                     " active coroutine(s) that were never awaited or disposed",
+                 s->created_at);
         }
         strategy = s->not_safely ? TASYNC_DISPOSE_CANCEL : TASYNC_DISPOSE_SAFELY;
     }
@@ -312,15 +328,17 @@ void tasync_runtime::scope_dispose(tasync_scope *s, int strategy, std::uint64_t 
     s->disposed_at = capture_location();
     ++s->refs;
     for (tasync_scope *c : retained_children(s)) {
-        scope_dispose(c, strategy, timeout_ns);
+        scope_dispose(c, strategy, timeout_ns, quiet);
         scope_release(c);
     }
-    const std::string where = format_location(s->disposed_at);
+    const std::string where = disposed_scope(s);
     if (strategy == TASYNC_DISPOSE_CANCEL) {
         std::vector<Coroutine *> cos = retained_coroutines(s);
         for (Coroutine *co : cos) {
-            warn("Coroutine spawned at " + format_location(co->spawn_loc) + " is cancelled by the Scope disposed at " +
-                 where);
+            if (quiet) break;
+            warn("Coroutine" + (co->spawn_loc.file != nullptr ? " spawned" + at(co->spawn_loc) : std::string()) +
+                     " is cancelled by the " + where,
+                 scope_location(s));
         }
         for (Coroutine *co : cos) release_coroutine(co);
         void *err = make_error(TASYNC_ERROR_CANCELLATION, -ECANCELED, "Scope disposed at " + where);
@@ -329,7 +347,8 @@ void tasync_runtime::scope_dispose(tasync_scope *s, int strategy, std::uint64_t 
     } else {
         for (Coroutine *co : retained_coroutines(s)) {
             if (!co->zombie && !co->done) {
-                warn("Coroutine is zombie at " + format_location(co->spawn_loc) + " in Scope disposed at " + where);
+                if (!quiet)
+                    warn("Coroutine is zombie" + at(co->spawn_loc) + " in " + where, scope_location(s));
                 zombify(co);
             }
             release_coroutine(co);
@@ -556,9 +575,10 @@ int would_deadlock(tasync_runtime *rt, tasync_scope *s, void **out_error) {
     if (!in_subtree(rt->scope_of(cur), s) && (cur->charged == nullptr || !in_subtree(cur->charged, s))) return 0;
     if (out_error != nullptr) {
         *out_error = rt->make_error(TASYNC_ERROR_ASYNC, TASYNC_ESCOPE_DEADLOCK,
-                                    "Awaiting a scope from within itself or its child scope would cause a deadlock. "
-                                    "Scope created at " +
-                                        tasync_runtime::format_location(s->created_at));
+                                    "Awaiting a scope from within itself or its child scope would cause a deadlock" +
+                                        (s->created_at.file != nullptr
+                                             ? ". Scope created" + tasync_runtime::at(s->created_at)
+                                             : std::string()));
     }
     return TASYNC_ESCOPE_DEADLOCK;
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tasync/core/await_many.hpp"
 #include "tasync/core/runtime.hpp"
 #include "tasync/core/wait_util.hpp"
 
@@ -134,12 +135,11 @@ void tasync_runtime::zombie_timer_fired() {
 }
 
 void tasync_runtime::warn_stuck(Coroutine *co, const char *why) {
-    std::string msg = "Coroutine " + std::to_string(co->id) + " spawned at " + format_location(co->spawn_loc) +
-                      " (" + why + ") is stuck while being cancelled";
-    if (co->state == Coroutine::State::Waiting) {
-        msg += ": suspended at " + format_location(co->suspend_loc) + ", " + describe_wait(co);
-    }
-    warn(msg);
+    std::string msg = "Coroutine " + std::to_string(co->id) +
+                      (co->spawn_loc.file != nullptr ? " spawned" + at(co->spawn_loc) : std::string()) + " (" + why +
+                      ") is stuck while being cancelled";
+    if (co->state == Coroutine::State::Waiting) msg += ": suspended" + at(co->suspend_loc) + ", " + describe_wait(co);
+    warn(msg, co->suspend_loc.file != nullptr ? co->suspend_loc : co->spawn_loc);
 }
 
 // Graceful shutdown ran for a zombie timeout and coroutines it cancelled
@@ -177,10 +177,11 @@ void tasync_runtime::report_deadlock() {
         warn(head);
         for (Coroutine *co : waiting) {
             std::string msg = co->is_main ? std::string("The main coroutine")
-                                          : "Coroutine " + std::to_string(co->id) + " spawned at " +
-                                                format_location(co->spawn_loc);
-            msg += " is suspended at " + format_location(co->suspend_loc) + ", " + describe_wait(co);
-            warn(msg);
+                                          : "Coroutine " + std::to_string(co->id) +
+                                                (co->spawn_loc.file != nullptr ? " spawned" + at(co->spawn_loc)
+                                                                               : std::string());
+            msg += " is suspended" + at(co->suspend_loc) + ", " + describe_wait(co);
+            warn(msg, co->suspend_loc);
         }
         warn("Coroutines and scopes at the deadlock:\n" + dump());
         if (fatal_error == nullptr) {
@@ -229,8 +230,8 @@ std::string tasync_runtime::describe_wait(const Coroutine *co) {
                 what = "coroutine " + std::to_string(static_cast<const Coroutine *>(w->target)->id);
             else if (w->target != nullptr && w->target->kind == AwaitableKind::Timeout)
                 what = "a timeout";
-            else if (w->target != nullptr && w->target->kind == AwaitableKind::Group)
-                what = "a task group";
+            else if (w->target != nullptr && w->target->kind == AwaitableKind::Many)
+                return static_cast<const tasync_await_many *>(w->target)->describe();
             if (w->count > 1) return "awaiting the first of " + std::to_string(w->count) + " (" + what + ", ...)";
             return "awaiting " + what;
         }
@@ -244,9 +245,11 @@ std::string tasync_runtime::describe_wait(const Coroutine *co) {
         case WaitKind::Offload: return "work on a worker thread";
         case WaitKind::Op: return "an I/O operation on fd " + std::to_string(w->fd);
         case WaitKind::Scope:
-            return "awaiting the scope created at " +
-                   (w->scope != nullptr ? format_location(w->scope->created_at) : std::string("unknown location"));
+            if (w->scope == nullptr || w->scope->created_at.file == nullptr) return "awaiting a scope";
+            return "awaiting the scope created" + at(w->scope->created_at);
         case WaitKind::Group: return "the next result of a task group";
+        case WaitKind::GroupSlot: return "a free place in the queue of a task group";
+        case WaitKind::GroupCompletion: return "the completion of a task group";
         case WaitKind::End: return "the end of the program";
         default: return "suspended";
     }
@@ -258,12 +261,14 @@ void dump_coroutine(tasync_runtime *rt, std::string &out, const tasync_coroutine
     out.append(static_cast<std::size_t>(depth) * 2, ' ');
     out += "coroutine " + std::to_string(co->id);
     if (co->is_main) out += " (main)";
-    else out += " spawned at " + tasync_runtime::format_location(co->spawn_loc);
+    else out += " spawned" + tasync_runtime::at(co->spawn_loc);
     if (co->zombie) out += " [zombie]";
     if (co->cancel_requested) out += " [cancelled]";
     if (co->protect_depth > 0) out += " [protected]";
     if (co->state == tasync_coroutine::State::Waiting)
-        out += ": suspended at " + tasync_runtime::format_location(co->suspend_loc) + ", " + rt->describe_wait(co);
+        out += co->wait != nullptr && co->wait->kind == WaitKind::End
+                   ? ": waiting for the end of the program"
+                   : ": suspended" + tasync_runtime::at(co->suspend_loc) + ", " + rt->describe_wait(co);
     else
         out += ": " + rt->describe_wait(co);
     out += '\n';
@@ -272,7 +277,7 @@ void dump_coroutine(tasync_runtime *rt, std::string &out, const tasync_coroutine
 void dump_scope(tasync_runtime *rt, std::string &out, const tasync_scope *s, int depth) {
     out.append(static_cast<std::size_t>(depth) * 2, ' ');
     if (s->is_global) out += "global scope";
-    else out += "scope " + std::to_string(s->id) + " created at " + tasync_runtime::format_location(s->created_at);
+    else out += "scope " + std::to_string(s->id) + " created" + tasync_runtime::at(s->created_at);
     out += ": " + std::to_string(s->sub_active) + " active, " + std::to_string(s->sub_all - s->sub_active) +
            " zombie";
     if (s->cancelled) out += " [cancelled]";
@@ -342,6 +347,10 @@ TASYNC_API int tasync_coroutine_wait_info(const tasync_coroutine_t *co, tasync_w
         info.pid = w->pid;
         info.deadline_ns = w->deadline;
         info.count = w->count;
+        if (w->target != nullptr && w->target->kind == AwaitableKind::Many) {
+            // Awaiting a set (await_many.h): the number of its items.
+            info.count = static_cast<uint32_t>(static_cast<const tasync_await_many *>(w->target)->items.size());
+        }
     }
     std::memcpy(out, &info, info.size);
     return 0;

@@ -25,31 +25,60 @@ function suspend(): void {}
  */
 function await(FutureLike $awaitable, ?Awaitable $cancellation = null): mixed {}
 
-/**
- * Waits for every awaitable. Returns [array $results, array $errors], both
- * keyed like the input: a key is in $results if that awaitable succeeded,
- * in $errors if it failed.
+/*
+ * The await_*() functions (rule G2) map an iterable onto the core's
+ * await-many primitive: each awaitable is subscribed to as the iterable
+ * produces it (an awaitable already handed over counts as awaited, rule
+ * S10, even if the iterable throws afterwards), and the whole iterable is
+ * consumed before the function waits. Results and errors are keyed like
+ * the input. With $preserveKeyOrder (the default) results follow the
+ * order of the input, else the order in which the awaitables completed;
+ * with $fillNull every key of the input has a slot in the results, null
+ * for an awaitable that failed or was not waited for. Errors are in
+ * completion order. When $cancellation completes first they throw
+ * AwaitCancelledException (C5); the awaitables go on.
  */
-function await_all(iterable $awaitables, ?Awaitable $cancellation = null): array {}
 
 /**
- * Waits for every awaitable and returns their results keyed like the input;
- * throws the first exception as soon as one of them fails.
+ * Waits for every awaitable. Returns [array $results, array $errors]: a
+ * key is in $results if that awaitable succeeded, in $errors if it failed.
  */
-function await_all_or_fail(iterable $awaitables, ?Awaitable $cancellation = null): array {}
+function await_all(iterable $triggers, ?Awaitable $cancellation = null, bool $preserveKeyOrder = true, bool $fillNull = false): array {}
+
+/**
+ * Waits for every awaitable and returns their results; throws the first
+ * exception as soon as one of them fails (the others go on).
+ */
+function await_all_or_fail(iterable $triggers, ?Awaitable $cancellation = null, bool $preserveKeyOrder = true): array {}
 
 /**
  * Returns the result of the first awaitable to complete, or throws its
- * exception if it failed.
+ * exception if it failed. An empty iterable is a ValueError.
  */
-function await_any_or_fail(iterable $awaitables, ?Awaitable $cancellation = null): mixed {}
+function await_any_or_fail(iterable $triggers, ?Awaitable $cancellation = null): mixed {}
 
 /**
  * Returns [mixed $result, array $errors]: the result of the first awaitable
  * that succeeds and the errors of those that failed before it. When all of
- * them fail, $result is null and $errors holds every error.
+ * them fail, $result is null and $errors holds every error. An empty
+ * iterable is a ValueError.
  */
-function await_first_success(iterable $awaitables, ?Awaitable $cancellation = null): array {}
+function await_first_success(iterable $triggers, ?Awaitable $cancellation = null): array {}
+
+/**
+ * Waits until $count awaitables succeeded (failures are collected, not
+ * thrown), or until every awaitable completed when fewer can succeed.
+ * Returns [array $results, array $errors]. $count < 0 is a ValueError;
+ * 0 returns at once.
+ */
+function await_any_of(int $count, iterable $triggers, ?Awaitable $cancellation = null, bool $preserveKeyOrder = true, bool $fillNull = false): array {}
+
+/**
+ * Waits until $count awaitables succeeded and returns their results;
+ * throws the first exception as soon as one fails. With fewer awaitables
+ * than $count, returns when every one of them succeeded.
+ */
+function await_any_of_or_fail(int $count, iterable $triggers, ?Awaitable $cancellation = null, bool $preserveKeyOrder = true): array {}
 
 /** Suspends the current coroutine for $ms milliseconds; cancellable (C21). */
 function delay(int $ms): void {}

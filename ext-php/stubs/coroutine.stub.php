@@ -18,6 +18,13 @@ final class Coroutine implements FutureLike
 
     public function getId(): int {}
 
+    /**
+     * Makes the coroutine high priority and returns it: queued, it runs
+     * ahead of the coroutines queued before it, now and whenever it is
+     * woken from a wait (a suspend() still lets the others run first).
+     */
+    public function asHiPriority(): Coroutine {}
+
     /** The result once completed successfully, else null. */
     public function getResult(): mixed {}
 

@@ -1,10 +1,13 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 6a8e4e9fd76afd64b8b214f05885028255e40c9a */
+ * Stub hash: b20665f5029c282bf8cc74e558f3222966f2e4fc */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Async_Coroutine___construct, 0, 0, 0)
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Async_Coroutine_getId, 0, 0, IS_LONG, 0)
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Async_Coroutine_asHiPriority, 0, 0, Async\\Coroutine, 0)
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Async_Coroutine_getResult, 0, 0, IS_MIXED, 0)
@@ -64,6 +67,7 @@ ZEND_END_ARG_INFO()
 
 ZEND_METHOD(Async_Coroutine, __construct);
 ZEND_METHOD(Async_Coroutine, getId);
+ZEND_METHOD(Async_Coroutine, asHiPriority);
 ZEND_METHOD(Async_Coroutine, getResult);
 ZEND_METHOD(Async_Coroutine, getException);
 ZEND_METHOD(Async_Coroutine, cancel);
@@ -89,6 +93,7 @@ ZEND_METHOD(Async_Coroutine, getTrace);
 static const zend_function_entry class_Async_Coroutine_methods[] = {
 	ZEND_ME(Async_Coroutine, __construct, arginfo_class_Async_Coroutine___construct, ZEND_ACC_PRIVATE)
 	ZEND_ME(Async_Coroutine, getId, arginfo_class_Async_Coroutine_getId, ZEND_ACC_PUBLIC)
+	ZEND_ME(Async_Coroutine, asHiPriority, arginfo_class_Async_Coroutine_asHiPriority, ZEND_ACC_PUBLIC)
 	ZEND_ME(Async_Coroutine, getResult, arginfo_class_Async_Coroutine_getResult, ZEND_ACC_PUBLIC)
 	ZEND_ME(Async_Coroutine, getException, arginfo_class_Async_Coroutine_getException, ZEND_ACC_PUBLIC)
 	ZEND_ME(Async_Coroutine, cancel, arginfo_class_Async_Coroutine_cancel, ZEND_ACC_PUBLIC)

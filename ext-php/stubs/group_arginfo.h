@@ -1,8 +1,10 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 709935aa1f26de5a9964ba20186497c1c2c584ec */
+ * Stub hash: 0578de935e3d0fca0bce1e14a2974eb21d0d2707 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Async_TaskGroup___construct, 0, 0, 0)
 	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, concurrency, IS_LONG, 1, "null")
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, queueLimit, IS_LONG, 1, "null")
+	ZEND_ARG_OBJ_INFO_WITH_DEFAULT_VALUE(0, scope, Async\\Scope, 1, "null")
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Async_TaskGroup_spawn, 0, 1, Async\\Coroutine, 0)
@@ -17,11 +19,38 @@ ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Async_TaskGroup_spawnWithKe
 ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Async_TaskGroup_all, 0, 0, Async\\Future, 0)
+	ZEND_ARG_TYPE_INFO_WITH_DEFAULT_VALUE(0, ignoreErrors, _IS_BOOL, 0, "false")
 ZEND_END_ARG_INFO()
 
-#define arginfo_class_Async_TaskGroup_race arginfo_class_Async_TaskGroup_all
+ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Async_TaskGroup_race, 0, 0, Async\\Future, 0)
+ZEND_END_ARG_INFO()
 
-#define arginfo_class_Async_TaskGroup_any arginfo_class_Async_TaskGroup_all
+#define arginfo_class_Async_TaskGroup_any arginfo_class_Async_TaskGroup_race
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Async_TaskGroup_getResults, 0, 0, IS_ARRAY, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Async_TaskGroup_getErrors arginfo_class_Async_TaskGroup_getResults
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Async_TaskGroup_suppressErrors, 0, 0, IS_VOID, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Async_TaskGroup_close arginfo_class_Async_TaskGroup_suppressErrors
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Async_TaskGroup_isClosed, 0, 0, _IS_BOOL, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Async_TaskGroup_isFinished arginfo_class_Async_TaskGroup_isClosed
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Async_TaskGroup_awaitCompletion, 0, 0, IS_VOID, 0)
+	ZEND_ARG_OBJ_INFO_WITH_DEFAULT_VALUE(0, cancellation, Async\\Awaitable, 1, "null")
+ZEND_END_ARG_INFO()
+
+ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Async_TaskGroup_finally, 0, 1, IS_VOID, 0)
+	ZEND_ARG_OBJ_INFO(0, callback, Closure, 0)
+ZEND_END_ARG_INFO()
+
+#define arginfo_class_Async_TaskGroup_onFinally arginfo_class_Async_TaskGroup_finally
 
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Async_TaskGroup_getIterator, 0, 0, Iterator, 0)
 ZEND_END_ARG_INFO()
@@ -30,8 +59,7 @@ ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Async_TaskGroup_cancel, 0,
 	ZEND_ARG_OBJ_INFO_WITH_DEFAULT_VALUE(0, cancellationError, Async\\CancellationError, 1, "null")
 ZEND_END_ARG_INFO()
 
-ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Async_TaskGroup_dispose, 0, 0, IS_VOID, 0)
-ZEND_END_ARG_INFO()
+#define arginfo_class_Async_TaskGroup_dispose arginfo_class_Async_TaskGroup_suppressErrors
 
 ZEND_BEGIN_ARG_WITH_RETURN_OBJ_INFO_EX(arginfo_class_Async_TaskGroup_getScope, 0, 0, Async\\Scope, 0)
 ZEND_END_ARG_INFO()
@@ -48,6 +76,15 @@ ZEND_METHOD(Async_TaskGroup, spawnWithKey);
 ZEND_METHOD(Async_TaskGroup, all);
 ZEND_METHOD(Async_TaskGroup, race);
 ZEND_METHOD(Async_TaskGroup, any);
+ZEND_METHOD(Async_TaskGroup, getResults);
+ZEND_METHOD(Async_TaskGroup, getErrors);
+ZEND_METHOD(Async_TaskGroup, suppressErrors);
+ZEND_METHOD(Async_TaskGroup, close);
+ZEND_METHOD(Async_TaskGroup, isClosed);
+ZEND_METHOD(Async_TaskGroup, isFinished);
+ZEND_METHOD(Async_TaskGroup, awaitCompletion);
+ZEND_METHOD(Async_TaskGroup, finally);
+ZEND_METHOD(Async_TaskGroup, onFinally);
 ZEND_METHOD(Async_TaskGroup, getIterator);
 ZEND_METHOD(Async_TaskGroup, cancel);
 ZEND_METHOD(Async_TaskGroup, dispose);
@@ -63,6 +100,15 @@ static const zend_function_entry class_Async_TaskGroup_methods[] = {
 	ZEND_ME(Async_TaskGroup, all, arginfo_class_Async_TaskGroup_all, ZEND_ACC_PUBLIC)
 	ZEND_ME(Async_TaskGroup, race, arginfo_class_Async_TaskGroup_race, ZEND_ACC_PUBLIC)
 	ZEND_ME(Async_TaskGroup, any, arginfo_class_Async_TaskGroup_any, ZEND_ACC_PUBLIC)
+	ZEND_ME(Async_TaskGroup, getResults, arginfo_class_Async_TaskGroup_getResults, ZEND_ACC_PUBLIC)
+	ZEND_ME(Async_TaskGroup, getErrors, arginfo_class_Async_TaskGroup_getErrors, ZEND_ACC_PUBLIC)
+	ZEND_ME(Async_TaskGroup, suppressErrors, arginfo_class_Async_TaskGroup_suppressErrors, ZEND_ACC_PUBLIC)
+	ZEND_ME(Async_TaskGroup, close, arginfo_class_Async_TaskGroup_close, ZEND_ACC_PUBLIC)
+	ZEND_ME(Async_TaskGroup, isClosed, arginfo_class_Async_TaskGroup_isClosed, ZEND_ACC_PUBLIC)
+	ZEND_ME(Async_TaskGroup, isFinished, arginfo_class_Async_TaskGroup_isFinished, ZEND_ACC_PUBLIC)
+	ZEND_ME(Async_TaskGroup, awaitCompletion, arginfo_class_Async_TaskGroup_awaitCompletion, ZEND_ACC_PUBLIC)
+	ZEND_ME(Async_TaskGroup, finally, arginfo_class_Async_TaskGroup_finally, ZEND_ACC_PUBLIC)
+	ZEND_ME(Async_TaskGroup, onFinally, arginfo_class_Async_TaskGroup_onFinally, ZEND_ACC_PUBLIC)
 	ZEND_ME(Async_TaskGroup, getIterator, arginfo_class_Async_TaskGroup_getIterator, ZEND_ACC_PUBLIC)
 	ZEND_ME(Async_TaskGroup, cancel, arginfo_class_Async_TaskGroup_cancel, ZEND_ACC_PUBLIC)
 	ZEND_ME(Async_TaskGroup, dispose, arginfo_class_Async_TaskGroup_dispose, ZEND_ACC_PUBLIC)

@@ -124,6 +124,15 @@ typedef struct tasync_host {
      * co, otherwise rc. NULL: the core's default (see tasync_wait_end).
      * Since: ABI 1.2. */
     int (*wait_end)(void *host_data, tasync_coroutine_t *co, void *co_data, int rc, void *error);
+
+    /* Since: ABI 1.2. When set, receives each warning instead of `warning`,
+     * with the location it is about: the user code that was running when
+     * it was raised, or when none was (a scope released by the host outside
+     * user code, the end of the program), the most relevant location the
+     * core knows (where that scope was created); where->file is NULL when
+     * there is none. A host reports it at that location (PHP: "in FILE on
+     * line N") rather than at wherever it happens to print it. */
+    void (*warning_at)(void *host_data, const char *message, const tasync_location_t *where);
 } tasync_host_t;
 
 TASYNC_EXTERN_C_END

@@ -166,7 +166,8 @@ typedef enum tasync_coroutine_flag {
     TASYNC_CO_CANCEL_REQUESTED = 64,/* a cancellation is pending or delivered */
     TASYNC_CO_ZOMBIE = 128,         /* rule S9 */
     TASYNC_CO_MAIN = 256,           /* the runtime's main coroutine */
-    TASYNC_CO_PROTECTED = 512       /* inside a protect section (C20) */
+    TASYNC_CO_PROTECTED = 512,      /* inside a protect section (C20) */
+    TASYNC_CO_HIGH_PRIORITY = 1024  /* runs ahead of the run queue (Since: ABI 1.2) */
 } tasync_coroutine_flag_t;
 
 /* The body of a coroutine. It ends by returning; before that it may set its
@@ -219,6 +220,15 @@ TASYNC_API uint64_t tasync_coroutine_id(const tasync_coroutine_t *co);
 TASYNC_API uint32_t tasync_coroutine_flags(const tasync_coroutine_t *co);
 TASYNC_API void *tasync_coroutine_host_data(const tasync_coroutine_t *co);
 TASYNC_API void tasync_coroutine_set_host_data(tasync_coroutine_t *co, void *host_data);
+
+/*
+ * Makes co a high-priority coroutine (on nonzero) or an ordinary one again:
+ * whenever it becomes runnable (started, woken from a wait) it goes to the
+ * front of the run queue, ahead of the coroutines queued before it; queued
+ * already, it moves to the front now. A yield still puts it at the back (a
+ * yield lets the others run). Returns 0, or -EINVAL. Since: ABI 1.2.
+ */
+TASYNC_API int tasync_coroutine_set_high_priority(tasync_coroutine_t *co, int on);
 
 /* The coroutine as an awaitable (borrowed, lives as long as co). */
 TASYNC_API tasync_awaitable_t *tasync_coroutine_awaitable(tasync_coroutine_t *co);
@@ -321,6 +331,15 @@ TASYNC_API int tasync_future_reject(tasync_awaitable_t *future, void *error);
 /* An awaitable that completes timeout_ns after creation (C21). New reference.
  * It does not keep the runtime alive by itself, only while awaited. */
 TASYNC_API int tasync_timeout_create(tasync_runtime_t *rt, uint64_t timeout_ns, tasync_awaitable_t **out);
+
+/*
+ * Cancels a timeout that has not fired: it never fires; it completes with
+ * error (retained; NULL creates a CancellationError), which its awaiters
+ * receive; a wait that uses it as its cancellation goes on without one.
+ * Fired or cancelled already: nothing. Returns 0, or -EINVAL when timeout
+ * is not a timeout. Since: ABI 1.2.
+ */
+TASYNC_API int tasync_timeout_cancel(tasync_awaitable_t *timeout, void *error);
 
 /* Suspends for timeout_ns (C21). Cancellable like any suspension. */
 TASYNC_API int tasync_delay(tasync_runtime_t *rt, uint64_t timeout_ns, tasync_awaitable_t *cancellation,
@@ -457,7 +476,9 @@ typedef enum tasync_wait_kind {
     TASYNC_WAIT_OP = 9,       /* a completion operation on fd */
     TASYNC_WAIT_SCOPE = 10,   /* scope completion: scope */
     TASYNC_WAIT_GROUP = 11,   /* the next result of a task group */
-    TASYNC_WAIT_END = 12      /* the main coroutine in tasync_runtime_run */
+    TASYNC_WAIT_END = 12,     /* the main coroutine in tasync_runtime_run */
+    TASYNC_WAIT_GROUP_SLOT = 13,      /* a free place in a task group's queue (Since: ABI 1.2) */
+    TASYNC_WAIT_GROUP_COMPLETION = 14 /* the completion of a task group (Since: ABI 1.2) */
 } tasync_wait_kind_t;
 
 /* Since: ABI 1.0. */

@@ -11,6 +11,7 @@
  *   scope.h    structured concurrency: scopes, protect, completion callbacks
  *   context.h  context slots of scopes and coroutines
  *   group.h    task groups
+ *   await_many.h  awaiting many awaitables at once (all, any, any-of-N...)
  */
 #ifndef TASYNC_TASYNC_H
 #define TASYNC_TASYNC_H
@@ -24,5 +25,6 @@
 #include "scope.h"
 #include "context.h"
 #include "group.h"
+#include "await_many.h"
 
 #endif /* TASYNC_TASYNC_H */

@@ -2,7 +2,7 @@
 Rule C4/S14: await() accepts only FutureLike objects, and an Awaitable as cancellation
 --FILE--
 <?php
-foreach ([42, "x", new stdClass, Async\timeout(10)] as $bad) {
+foreach ([42, "x", new stdClass, new Async\Scope()] as $bad) {
     try {
         Async\await($bad);
     } catch (TypeError $e) {
@@ -20,6 +20,6 @@ var_dump(Async\await(Async\spawn(fn() => 1), null));
 Async\await(): Argument #1 ($awaitable) must be of type Async\FutureLike, int given
 Async\await(): Argument #1 ($awaitable) must be of type Async\FutureLike, string given
 Async\await(): Argument #1 ($awaitable) must be of type Async\FutureLike, stdClass given
-Async\await(): Argument #1 ($awaitable) must be of type Async\FutureLike, Async\Timeout given
+Async\await(): Argument #1 ($awaitable) must be of type Async\FutureLike, Async\Scope given
 Async\await(): Argument #2 ($cancellation) must be of type ?Async\Awaitable, stdClass given
 int(1)

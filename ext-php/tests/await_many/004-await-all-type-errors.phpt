@@ -10,15 +10,15 @@ foreach (['await_all', 'await_all_or_fail', 'await_any_or_fail', 'await_first_su
 }
 ?>
 --EXPECT--
-Async\await_all(): Argument #1 ($awaitables) must be of type Traversable|array, int given
-Async\await_all(): Argument #1 ($awaitables) must contain only Async\Awaitable objects, string given
+Async\await_all(): Argument #1 ($triggers) must be of type Traversable|array, int given
+Async\await_all(): Argument #1 ($triggers) must contain only Async\Awaitable objects, string given
 Async\await_all(): Argument #2 ($cancellation) must be of type ?Async\Awaitable, stdClass given
-Async\await_all_or_fail(): Argument #1 ($awaitables) must be of type Traversable|array, int given
-Async\await_all_or_fail(): Argument #1 ($awaitables) must contain only Async\Awaitable objects, string given
+Async\await_all_or_fail(): Argument #1 ($triggers) must be of type Traversable|array, int given
+Async\await_all_or_fail(): Argument #1 ($triggers) must contain only Async\Awaitable objects, string given
 Async\await_all_or_fail(): Argument #2 ($cancellation) must be of type ?Async\Awaitable, stdClass given
-Async\await_any_or_fail(): Argument #1 ($awaitables) must be of type Traversable|array, int given
-Async\await_any_or_fail(): Argument #1 ($awaitables) must contain only Async\Awaitable objects, string given
+Async\await_any_or_fail(): Argument #1 ($triggers) must be of type Traversable|array, int given
+Async\await_any_or_fail(): Argument #1 ($triggers) must contain only Async\Awaitable objects, string given
 Async\await_any_or_fail(): Argument #2 ($cancellation) must be of type ?Async\Awaitable, stdClass given
-Async\await_first_success(): Argument #1 ($awaitables) must be of type Traversable|array, int given
-Async\await_first_success(): Argument #1 ($awaitables) must contain only Async\Awaitable objects, string given
+Async\await_first_success(): Argument #1 ($triggers) must be of type Traversable|array, int given
+Async\await_first_success(): Argument #1 ($triggers) must contain only Async\Awaitable objects, string given
 Async\await_first_success(): Argument #2 ($cancellation) must be of type ?Async\Awaitable, stdClass given

@@ -21,4 +21,4 @@ try {
 b
 a
 first fails
-Async\await_any_or_fail(): Argument #1 ($awaitables) must contain at least one awaitable
+Async\await_any_or_fail(): Argument #1 ($triggers) must contain at least one awaitable

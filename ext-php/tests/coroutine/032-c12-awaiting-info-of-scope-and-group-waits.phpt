@@ -24,5 +24,5 @@ Async\await($b);
 --EXPECT--
 scope: awaiting the scope created at FILE:LINE
 task_group: the next result of a task group
-await: awaiting the first of 2 (a timeout, ...)
+await: awaiting the first of 2 awaitables
 2

@@ -25,7 +25,7 @@ Warning: Coroutine 2 spawned at %s:11 is suspended at %s:13, awaiting coroutine 
 
 Warning: Coroutines and scopes at the deadlock:
 global scope: 2 active, 0 zombie
-  coroutine 0 (main): suspended at unknown location, the end of the program
+  coroutine 0 (main): waiting for the end of the program
   coroutine 1 spawned at %s:%d: suspended at %s:%d, awaiting coroutine 2
   coroutine 2 spawned at %s:%d: suspended at %s:%d, awaiting coroutine 1 in %s on line %d
 

@@ -15,7 +15,7 @@ Warning: Coroutine 1 spawned at %s:3 is suspended at %s:3, awaiting coroutine 0 
 
 Warning: Coroutines and scopes at the deadlock:
 global scope: 1 active, 0 zombie
-  coroutine 0 (main): suspended at unknown location, the end of the program
+  coroutine 0 (main): waiting for the end of the program
   coroutine 1 spawned at %s:3: suspended at %s:3, awaiting coroutine 0 in %s on line %d
 
 Fatal error: Uncaught Async\DeadlockError: Deadlock detected: no active coroutines, 1 coroutines in waiting in %s:3

@@ -1,5 +1,5 @@
 --TEST--
-Rule G1/S6: cancel() cancels every task; all() then fails with a CancellationError; spawning afterwards is refused
+Rule G1/S6: cancel() cancels every task; all() then fails with a CancellationError; spawning afterwards is refused (the group is closed)
 --FILE--
 <?php
 $g = new Async\TaskGroup();
@@ -28,7 +28,7 @@ var_dump($h->getScope()->isClosed());
 --EXPECTF--
 task cleaned up
 Async\CancellationError: group cancelled
-Coroutine scope is closed
+Cannot spawn tasks on a closed TaskGroup
 
 Warning: Coroutine spawned at %s:19 is cancelled by the Scope disposed at %s:21 in %s on line 21
 disposed task cancelled

@@ -2,7 +2,8 @@
 DESIGN 5: the functions, interfaces and classes of the PHP surface exist with the RFC's signatures
 --FILE--
 <?php
-foreach (['spawn', 'suspend', 'await', 'await_all', 'await_any_or_fail', 'await_first_success', 'delay',
+foreach (['spawn', 'suspend', 'await', 'await_all', 'await_all_or_fail', 'await_any_or_fail', 'await_first_success',
+          'await_any_of', 'await_any_of_or_fail', 'delay',
           'timeout', 'protect', 'currentCoroutine', 'getCoroutines', 'gracefulShutdown', 'currentContext',
           'coroutineContext', 'rootContext'] as $f) {
     $r = new ReflectionFunction("Async\\$f");
@@ -22,9 +23,12 @@ echo "Scope::awaitAfterCancellation(", implode(", ", array_map(fn($p) => $p->get
 spawn(callable $task, mixed ...$args): Async\Coroutine
 suspend(): void
 await(Async\FutureLike $awaitable, ?Async\Awaitable $cancellation): mixed
-await_all(%s $awaitables, ?Async\Awaitable $cancellation): array
-await_any_or_fail(%s $awaitables, ?Async\Awaitable $cancellation): mixed
-await_first_success(%s $awaitables, ?Async\Awaitable $cancellation): array
+await_all(%s $triggers, ?Async\Awaitable $cancellation, bool $preserveKeyOrder, bool $fillNull): array
+await_all_or_fail(%s $triggers, ?Async\Awaitable $cancellation, bool $preserveKeyOrder): array
+await_any_or_fail(%s $triggers, ?Async\Awaitable $cancellation): mixed
+await_first_success(%s $triggers, ?Async\Awaitable $cancellation): array
+await_any_of(int $count, %s $triggers, ?Async\Awaitable $cancellation, bool $preserveKeyOrder, bool $fillNull): array
+await_any_of_or_fail(int $count, %s $triggers, ?Async\Awaitable $cancellation, bool $preserveKeyOrder): array
 delay(int $ms): void
 timeout(int $ms): Async\Timeout
 protect(Closure $closure): mixed
@@ -40,7 +44,7 @@ ScopeProvider: interface
 Coroutine: final=true implements Async\FutureLike, Async\Awaitable
 Scope: final=true implements Async\ScopeProvider
 Context: final=true implements%s
-Timeout: final=true implements Async\Awaitable
+Timeout: final=true implements Async\FutureLike, Async\Awaitable
 TaskGroup: final=true implements IteratorAggregate, Traversable, Countable, Async\ScopeProvider
 Future: final=true implements Async\FutureLike, Async\Awaitable
 Scope::awaitAfterCancellation(?callable $errorHandler, ?Async\Awaitable $cancellation)

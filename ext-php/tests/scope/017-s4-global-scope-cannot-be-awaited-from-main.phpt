@@ -8,5 +8,5 @@ try {
     echo $e->getMessage(), "\n";
 }
 ?>
---EXPECTF--
-Awaiting a scope from within itself or its child scope would cause a deadlock. Scope created at %s
+--EXPECT--
+Awaiting a scope from within itself or its child scope would cause a deadlock

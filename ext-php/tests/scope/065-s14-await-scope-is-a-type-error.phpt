@@ -23,5 +23,5 @@ var_dump($scope instanceof Async\Awaitable);
 --EXPECT--
 Async\await(): Argument #1 ($awaitable) must be of type Async\FutureLike, Async\Scope given
 Async\await(): Argument #2 ($cancellation) must be of type ?Async\Awaitable, Async\Scope given
-Async\await_all(): Argument #1 ($awaitables) must contain only Async\Awaitable objects, Async\Scope given
+Async\await_all(): Argument #1 ($triggers) must contain only Async\Awaitable objects, Async\Scope given
 bool(false)

@@ -19,7 +19,7 @@ try {
 }
 ?>
 --EXPECTF--
-Warning: Coroutine is zombie at %s:5 in Scope disposed at unknown location in %s on line %d
+Warning: Coroutine is zombie at %s:5 in Scope created at %s:4, disposed when released in %s on line 4
 awaitCompletion returned
 bool(true)
 later awaiter: zombie failure

@@ -1,5 +1,5 @@
 --TEST--
-Rule C21: timeout() and new Timeout() are Awaitables that complete after the delay
+Rule C21: timeout() and new Timeout() are FutureLike awaitables that complete after the delay
 --FILE--
 <?php
 $t = Async\timeout(20);
@@ -14,7 +14,7 @@ try { clone $t; } catch (Error $e) { echo $e->getMessage(), "\n"; }
 ?>
 --EXPECT--
 bool(true)
-bool(false)
+bool(true)
 string(13) "Async\Timeout"
 bool(false)
 bool(true)

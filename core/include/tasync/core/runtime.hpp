@@ -51,7 +51,7 @@ struct Waiter {
 };
 using WaiterList = List<Waiter, &Waiter::link>;
 
-enum class AwaitableKind : std::uint8_t { Coroutine, Future, Timeout, Group };
+enum class AwaitableKind : std::uint8_t { Coroutine, Future, Timeout, Many };
 
 // What a suspended coroutine waits for (introspection and cancellation);
 // the values are those of tasync_wait_kind_t.
@@ -69,6 +69,8 @@ enum class WaitKind : std::uint8_t {
     Scope = TASYNC_WAIT_SCOPE,
     Group = TASYNC_WAIT_GROUP,
     End = TASYNC_WAIT_END,
+    GroupSlot = TASYNC_WAIT_GROUP_SLOT,
+    GroupCompletion = TASYNC_WAIT_GROUP_COMPLETION,
 };
 
 // Lives on the stack of the suspended coroutine for the duration of one
@@ -165,6 +167,23 @@ public:
         if (tail_ - head_ == buf_.size()) [[unlikely]] grow();
         buf_[tail_++ & mask_] = item;
     }
+    // Ahead of everything queued (high-priority coroutines). Positions stay
+    // monotonic modulo the word size: head_ may step back below a position
+    // recorded earlier, which only makes that pass longer.
+    void push_front(T *item) {
+        if (tail_ - head_ == buf_.size()) [[unlikely]] grow();
+        buf_[--head_ & mask_] = item;
+    }
+    // Moves item, if queued, to the front; O(its distance from the front).
+    bool move_to_front(T *item) noexcept {
+        for (std::size_t pos = head_; pos != tail_; ++pos) {
+            if (buf_[pos & mask_] != item) continue;
+            for (std::size_t p = pos; p != head_; --p) buf_[p & mask_] = buf_[(p - 1) & mask_];
+            buf_[head_ & mask_] = item;
+            return true;
+        }
+        return false;
+    }
     T *pop() noexcept { return head_ == tail_ ? nullptr : buf_[head_++ & mask_]; }
     // Monotonic positions: a pass over the queue ends when head() reaches
     // the tail() recorded at its start.
@@ -242,6 +261,7 @@ struct tasync_coroutine : tasync_awaitable {
     bool cancel_requested = false;
     std::uint32_t protect_depth = 0;
     bool runtime_ref = false;      // the runtime holds a reference (until the stack is gone)
+    bool high_priority = false;    // queued at the front when it becomes runnable
     void *host_data = nullptr;
 
     std::uint64_t id = 0;
@@ -413,9 +433,17 @@ struct tasync_runtime {
     void *make_error(int kind, int code, const std::string &message);
     bool is_cancellation(void *e);
     std::string describe_error(void *e);
-    void warn(const std::string &message);
+    // A warning about `about` (a scope's creation, a coroutine's
+    // suspension...): the host reports it at the running user code's
+    // location, else at `about` (host.h, warning_at).
+    void warn(const std::string &message, const tasync_location_t &about = {});
     tasync_location_t capture_location();
     static std::string format_location(const tasync_location_t &loc);
+    // " at file:line", or "" when loc is unknown: messages name real
+    // locations only.
+    static std::string at(const tasync_location_t &loc) {
+        return loc.file != nullptr ? " at " + format_location(loc) : std::string();
+    }
 
     // --- backend
     tasync::detail::LoadedBackend backend;
@@ -476,6 +504,12 @@ struct tasync_runtime {
     tasync_scope *error_scope(const Coroutine *co) const { return co->charged != nullptr ? co->charged : scope_of(co); }
     void start_held(Coroutine *co);
     [[gnu::always_inline]] void enqueue(Coroutine *co) { runq.push(co); }
+    // A coroutine that becomes runnable (started, woken): high-priority
+    // ones go to the front of the queue.
+    [[gnu::always_inline]] void make_runnable(Coroutine *co) {
+        if (co->high_priority) [[unlikely]] runq.push_front(co);
+        else runq.push(co);
+    }
     // The current coroutine gives up the CPU; it must have set its state
     // (Ready and queued, or Waiting). Returns when it runs again.
     [[gnu::always_inline]] inline void switch_away() {
@@ -626,7 +660,9 @@ struct tasync_runtime {
     void scope_notify(tasync_scope *s, bool no_active, bool none);
     void zombify(Coroutine *co);
     void scope_cancel(tasync_scope *s, void *error, bool explicit_call);
-    void scope_dispose(tasync_scope *s, int strategy, std::uint64_t timeout_ns);
+    // quiet: no warning about the coroutines it cancels or turns into
+    // zombies (a task group let go, rule G1).
+    void scope_dispose(tasync_scope *s, int strategy, std::uint64_t timeout_ns, bool quiet = false);
     void scope_wake_completion(tasync_scope *s, int code, void *error);
     void scope_check_completed(tasync_scope *s);
     void propagate_error(Coroutine *co, tasync_scope *from, void *error);

@@ -18,6 +18,18 @@ inline int not_in_coroutine(tasync_runtime *rt, void **out_error) {
     return TASYNC_ENOT_IN_COROUTINE;
 }
 
+// Rule C6: the running coroutine asked to wait for itself.
+inline int self_await(tasync_runtime *rt, void **out_error) {
+    if (out_error != nullptr) {
+        tasync_coroutine *self = rt->current;
+        std::string msg = "A coroutine cannot await itself";
+        if (!self->is_main && self->spawn_loc.file != nullptr)
+            msg += ". Coroutine spawned" + tasync_runtime::at(self->spawn_loc);
+        *out_error = rt->make_error(TASYNC_ERROR_ASYNC, TASYNC_ESELF_AWAIT, msg);
+    }
+    return TASYNC_ESELF_AWAIT;
+}
+
 // Returns code after creating a system error for it ("what: strerror").
 inline int system_error(tasync_runtime *rt, int code, const char *what, void **out_error) {
     if (out_error != nullptr)
@@ -43,10 +55,11 @@ struct CancelLink {
     Waiter waiter;
     tasync_awaitable *aw = nullptr;
 
-    // False when c has already completed (the caller ends at once).
+    // False when c has already completed (the caller ends at once). A
+    // cancelled timeout (tasync_timeout_cancel) never fires: no cancellation.
     bool attach(Wait *w, tasync_awaitable *c) {
         if (c == nullptr) return true;
-        if (c->completed) return false;
+        if (c->completed) return c->kind == AwaitableKind::Timeout && c->error != nullptr;
         aw = c;
         ++c->refs;
         waiter.wait = w;
