@@ -30,6 +30,7 @@
 #endif
 
 #include "php_async.h"
+#include "php_async_io.h"
 
 #include "ext/standard/basic_functions.h"
 #include "ext/standard/info.h"
@@ -405,6 +406,9 @@ static PHP_RINIT_FUNCTION(async)
 	ASYNC_G(fatal_abort) = false;
 	ASYNC_G(in_drain) = false;
 	ASYNC_G(fiber_used) = false;
+	/* ext/sockets and ext/mysqli loaded after async (dl()) are taken over now. */
+	async_io_sockets_startup();
+	async_io_mysqli_startup();
 	register_end_of_script();
 	return SUCCESS;
 }
@@ -568,6 +572,9 @@ static const zend_module_dep async_deps[] = {
 	ZEND_MOD_OPTIONAL("curl")
 	/* pcntl_signal() is wrapped by signal.c (Async\signal, C26). */
 	ZEND_MOD_OPTIONAL("pcntl")
+	/* Likewise for io_sockets.c (which also looks again at RINIT). */
+	ZEND_MOD_OPTIONAL("sockets")
+	ZEND_MOD_OPTIONAL("mysqli")
 	ZEND_MOD_END
 };
 

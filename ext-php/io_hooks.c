@@ -299,7 +299,7 @@ void async_io_busy_detach(async_io_busy *b)
 
 void async_io_busy_release(async_io_busy *b)
 {
-	if (b->users == 0 && b->writer == NULL && b->changed == NULL) {
+	if (b->users == 0 && b->reader == NULL && b->writer == NULL && b->changed == NULL && !b->failed) {
 		async_io_busy_detach(b);
 		efree(b);
 	}
@@ -505,6 +505,8 @@ void async_io_startup(void)
 	async_io_stdio_startup();
 	async_io_fsops_startup();
 	async_io_proc_startup();
+	async_io_sockets_startup();
+	async_io_mysqli_startup();
 #ifdef ASYNC_HAVE_CURL
 	async_io_curl_startup();
 #endif
@@ -512,6 +514,8 @@ void async_io_startup(void)
 
 void async_io_shutdown(void)
 {
+	async_io_sockets_shutdown();
+	async_io_mysqli_shutdown();
 	async_io_streams_shutdown();
 	io_unhook_all();
 	async_io_stdio_shutdown();

@@ -64,7 +64,7 @@ typedef struct select_set {
 	HashTable seen;
 } select_set;
 
-static void select_add(select_set *set, php_stream *stream, int fd, unsigned events)
+static void select_add_fd(select_set *set, int fd, unsigned events, bool owned)
 {
 	zval *at = zend_hash_index_find(&set->seen, (zend_ulong) fd);
 	if (at != NULL) {
@@ -81,8 +81,13 @@ static void select_add(select_set *set, php_stream *stream, int fd, unsigned eve
 	select_fd *s = &set->fds[set->n++];
 	s->stream_fd = fd;
 	s->events = events;
-	s->owned = !async_io_stream_is_socket(stream);
+	s->owned = owned;
 	s->fd = s->owned ? -1 : fd; /* an owned fd is dup()ed when waited on */
+}
+
+static void select_add(select_set *set, php_stream *stream, int fd, unsigned events)
+{
+	select_add_fd(set, fd, events, !async_io_stream_is_socket(stream));
 }
 
 static void select_collect(zval *array, unsigned events, select_set *set)
@@ -106,6 +111,8 @@ static void select_collect(zval *array, unsigned events, select_set *set)
 	} ZEND_HASH_FOREACH_END();
 }
 
+static async_io_status select_wait_set(select_set *set, uint64_t deadline);
+
 /*
  * Waits until one of the fds of the three arrays is ready or the deadline
  * passes. *max_fd receives the largest fd (PHP's warning shows it).
@@ -118,15 +125,34 @@ static async_io_status select_wait(zval *saved, uint64_t deadline, int *max_fd)
 	select_collect(&saved[0], TASYNC_IO_READABLE, &set);
 	select_collect(&saved[1], TASYNC_IO_WRITABLE, &set);
 	select_collect(&saved[2], TASYNC_IO_PRIORITY, &set);
-	zend_hash_destroy(&set.seen);
-	select_fd *fds = set.fds;
-	uint32_t n = set.n;
 	*max_fd = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		if (fds[i].stream_fd > *max_fd) {
-			*max_fd = fds[i].stream_fd;
+	for (uint32_t i = 0; i < set.n; i++) {
+		if (set.fds[i].stream_fd > *max_fd) {
+			*max_fd = set.fds[i].stream_fd;
 		}
 	}
+	return select_wait_set(&set, deadline);
+}
+
+async_io_status async_io_wait_fds(const int *fds, const unsigned *events, uint32_t count, uint64_t deadline)
+{
+	select_set set;
+	memset(&set, 0, sizeof(set));
+	zend_hash_init(&set.seen, 8, NULL, NULL, 0);
+	for (uint32_t i = 0; i < count; i++) {
+		if (fds[i] >= 0) {
+			select_add_fd(&set, fds[i], events[i], true);
+		}
+	}
+	return select_wait_set(&set, deadline);
+}
+
+/* Waits on the fds of set (and frees it). */
+static async_io_status select_wait_set(select_set *set, uint64_t deadline)
+{
+	zend_hash_destroy(&set->seen);
+	select_fd *fds = set->fds;
+	uint32_t n = set->n;
 
 	tasync_runtime_t *rt = ASYNC_G(rt);
 	async_io_status st = ASYNC_IO_UNSUPPORTED;

@@ -40,6 +40,7 @@
 #include "ext/standard/file.h"
 
 #include <arpa/inet.h>
+#include <inttypes.h>
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
@@ -54,6 +55,7 @@
 typedef struct io_ops {
 	php_stream_ops ops;            /* first: stream->ops points here */
 	const php_stream_ops *orig;
+	bool openssl;                  /* ext/openssl's ops: TLS may be active (io_tls.c) */
 	bool direct;                   /* stream sockets read by xp_socket.c's
 	                                * php_sockop_read (tcp, unix): reads call
 	                                * recv() here instead (io_recv_now) */
@@ -81,6 +83,12 @@ bool async_io_stream_is_socket(php_stream *stream)
 static inline const php_stream_ops *io_orig(php_stream *stream)
 {
 	return ((const io_ops *) stream->ops)->orig;
+}
+
+/* A wrapped stream whose TLS is active: its reads and writes are io_tls.c's. */
+static inline bool io_tls_on(php_stream *stream)
+{
+	return ((const io_ops *) stream->ops)->openssl && async_io_tls_active(stream);
 }
 
 /* The socket ops of xp_socket.c and ext/openssl's tcp ops: their abstract
@@ -123,9 +131,9 @@ static const php_stream_ops *io_wrapped_ops(const php_stream_ops *orig)
 		w->ops.close = io_sock_close;
 		w->ops.set_option = io_sock_set_option;
 		w->orig = orig;
+		w->openssl = strcmp(orig->label, "tcp_socket/ssl") == 0;
 		/* ext/openssl's tcp ops read through php_sockop_read until TLS is
-		 * enabled, and enabling it hands the stream back to them (see
-		 * io_sock_set_option). */
+		 * enabled; once it is, io_tls.c reads (io_sock_read). */
 		w->direct = strcmp(orig->label, "tcp_socket") == 0 || strcmp(orig->label, "tcp_socket/ssl") == 0
 			|| strcmp(orig->label, "unix_socket") == 0;
 		io_ops_count++;
@@ -167,25 +175,147 @@ static inline bool io_tv_is_zero(const struct timeval *tv)
 	return tv->tv_sec == 0 && tv->tv_usec == 0;
 }
 
+static ssize_t io_send_failed(size_t count, int err);
+
 /* The status of a wait as seen by an operation on stream: a stream that
- * fclose() is closing ends every wait. */
-static async_io_status io_wait_on(php_stream *stream, int fd, unsigned events, uint64_t deadline)
+ * fclose() is closing ends every wait. role: 0 none (accept, recvfrom),
+ * 1 the stream's reader, 2 its writer (C24). */
+static async_io_status io_wait_as(php_stream *stream, int fd, unsigned events, uint64_t deadline,
+		tasync_coroutine_t *self, int role)
 {
 	async_io_busy *b = async_io_busy_enter(stream);
 	if (b->closing) {
 		async_io_busy_leave(b);
 		return ASYNC_IO_CLOSED;
 	}
+	if (role == 1) {
+		b->reader = self;
+	} else if (role == 2) {
+		b->writer = self;
+	}
 	async_io_status st = async_io_wait_fd(fd, events, deadline, NULL);
+	if (role == 1 && b->reader == self) {
+		b->reader = NULL;
+		b->intruder = 0;
+	} else if (role == 2 && b->writer == self) {
+		b->writer = NULL;
+	}
 	bool closing = b->closing;
 	async_io_busy_leave(b);
 	return closing && st != ASYNC_IO_ABORTED ? ASYNC_IO_CLOSED : st;
 }
 
+static async_io_status io_wait_on(php_stream *stream, int fd, unsigned events, uint64_t deadline)
+{
+	return io_wait_as(stream, fd, events, deadline, NULL, 0);
+}
+
+async_io_status async_io_stream_wait(php_stream *stream, int fd, unsigned events, uint64_t deadline,
+		tasync_coroutine_t *self, bool reading)
+{
+	return io_wait_as(stream, fd, events, deadline, self, reading ? 1 : 2);
+}
+
+void async_io_stream_fail(php_stream *stream)
+{
+	php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
+	if (sock != NULL && sock->socket != -1) {
+		int fd = sock->socket;
+		if (ASYNC_G(rt) != NULL) {
+			tasync_fd_forget(ASYNC_G(rt), fd);
+		}
+		shutdown(fd, SHUT_RDWR);
+		/* The fd number stays the stream's (PHP closes it), but now names
+		 * one end of a pair whose other end is closed: reads see EOF,
+		 * writes fail with EPIPE, whatever the peer still sends is gone. */
+		int pair[2];
+		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) == 0) {
+			dup2(pair[0], fd);
+			close(pair[0]);
+			close(pair[1]);
+		}
+	}
+	stream->eof = 1;
+	stream->readpos = stream->writepos = 0;
+	if (ASYNC_G(rt) != NULL) {
+		async_io_busy *b = async_io_busy_enter(stream);
+		b->failed = true;
+		async_io_busy_leave(b);
+	}
+}
+
+/* An operation on a failed stream: the coroutine's cancellation, when it
+ * ignored the failed call that came of it, is thrown here as at any
+ * hooked wait (a loop of reads ends); otherwise the call fails at once. */
+static ssize_t io_failed_call(php_stream *stream, tasync_coroutine_t *self, bool reading, size_t count)
+{
+	if (tasync_coroutine_flags(self) & TASYNC_CO_CANCEL_REQUESTED) {
+		void *err = NULL;
+		int rc = tasync_yield(ASYNC_G(rt), &err);
+		if (async_io_after_wait(rc, err) == ASYNC_IO_ABORTED) {
+			return -1;
+		}
+	}
+	if (reading) {
+		stream->eof = 1;
+		return 0; /* EOF, as on a connection the peer closed */
+	}
+	return io_send_failed(count, EPIPE);
+}
+
+/*
+ * Rule C24 at the start of a read (write) of a coroutine: refused (false,
+ * *result set) while another coroutine is suspended reading (writing) the
+ * stream, or when fclose() is closing it. A coroutine refused as a reader
+ * that wrote to the stream while the reader waited has sent a request
+ * whose reply the reader would take: the stream is failed.
+ */
 static bool io_stream_closing(php_stream *stream)
 {
 	async_io_busy *b = async_io_busy_find(stream);
 	return b != NULL && b->closing;
+}
+
+static bool io_claim(php_stream *stream, tasync_coroutine_t *self, bool reading, size_t count, ssize_t *result)
+{
+	async_io_busy *b = async_io_busy_find(stream);
+	if (b == NULL) {
+		return true;
+	}
+	if (b->failed) {
+		*result = io_failed_call(stream, self, reading, count);
+		return false;
+	}
+	if (b->closing) {
+		if (reading) {
+			stream->eof = 1;
+			*result = -1;
+		} else {
+			*result = io_send_failed(count, EBADF);
+		}
+		return false;
+	}
+	tasync_coroutine_t *owner = reading ? b->reader : b->writer;
+	if (owner == NULL || owner == self) {
+		if (!reading && b->reader != NULL && b->reader != self) {
+			b->intruder = tasync_coroutine_id(self);
+		}
+		return true;
+	}
+	*result = -1;
+	if (reading && b->intruder == tasync_coroutine_id(self)) {
+		php_error_docref(NULL, E_WARNING,
+			"Coroutine #%" PRIu64 " cannot read this stream: coroutine #%" PRIu64 " is reading it; "
+			"the connection is closed, as what coroutine #%" PRIu64 " wrote would be answered to the other one",
+			tasync_coroutine_id(self), tasync_coroutine_id(owner), tasync_coroutine_id(self));
+		async_io_stream_fail(stream);
+		return false;
+	}
+	php_error_docref(NULL, E_WARNING,
+		reading ? "Coroutine #%" PRIu64 " cannot read this stream: coroutine #%" PRIu64 " is reading it"
+		        : "Coroutine #%" PRIu64 " cannot write to this stream: coroutine #%" PRIu64 " is writing to it",
+		tasync_coroutine_id(self), tasync_coroutine_id(owner));
+	return false;
 }
 
 /*
@@ -372,13 +502,20 @@ static ssize_t io_sock_read(php_stream *stream, char *buf, size_t count)
 {
 	const php_stream_ops *orig = io_orig(stream);
 	php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
-	if (sock == NULL || sock->socket == -1 || !sock->is_blocked || io_tv_is_zero(&sock->timeout) || count == 0
-			|| async_io_coroutine() == NULL) {
+	tasync_coroutine_t *self;
+	if (sock == NULL || sock->socket == -1 || !sock->is_blocked || count == 0
+			|| (self = async_io_coroutine()) == NULL) {
 		return orig->read(stream, buf, count);
 	}
-	if (io_stream_closing(stream)) {
-		stream->eof = 1;
-		return -1;
+	ssize_t refused;
+	if (!io_claim(stream, self, true, count, &refused)) {
+		return refused;
+	}
+	if (io_tls_on(stream)) {
+		return async_io_tls_io(stream, orig, true, buf, count, self);
+	}
+	if (io_tv_is_zero(&sock->timeout)) {
+		return orig->read(stream, buf, count);
 	}
 	io_target t;
 	io_target_init(&t, stream, buf, count);
@@ -393,7 +530,7 @@ static ssize_t io_sock_read(php_stream *stream, char *buf, size_t count)
 				return n;
 			}
 		}
-		async_io_status st = io_wait_on(stream, sock->socket, TASYNC_IO_READABLE, deadline);
+		async_io_status st = io_wait_as(stream, sock->socket, TASYNC_IO_READABLE, deadline, self, 1);
 		switch (st) {
 			case ASYNC_IO_READY:
 				io_target_refresh(&t);
@@ -408,7 +545,10 @@ static ssize_t io_sock_read(php_stream *stream, char *buf, size_t count)
 				stream->eof = 1;
 				return -1;
 			default:
-				/* Cancelled (C18: a failed read; fread() returns false) or aborted. */
+				/* Cancelled (C18: a failed read; fread() returns false) or
+				 * aborted: the stream fails with it (C24), so that nobody
+				 * reads the reply this read was waiting for. */
+				async_io_stream_fail(stream);
 				return -1;
 		}
 	}
@@ -423,37 +563,6 @@ static ssize_t io_send_failed(size_t count, int err)
 	php_error_docref(NULL, E_NOTICE, "Send of " ZEND_LONG_FMT " bytes failed with errno=%d %s", (zend_long) count, err, estr);
 	efree(estr);
 	return -1;
-}
-
-static void io_write_turn_end(php_stream *stream, tasync_coroutine_t *self)
-{
-	async_io_busy *b = async_io_busy_find(stream);
-	if (b != NULL && b->writer == self) {
-		b->writer = NULL;
-		async_io_busy_signal(b);
-		async_io_busy_release(b);
-	}
-}
-
-/* Waits while another coroutine holds the write turn. */
-static async_io_status io_write_turn_wait(php_stream *stream, tasync_coroutine_t *self, uint64_t deadline)
-{
-	async_io_busy *b;
-	while ((b = async_io_busy_find(stream)) != NULL && b->writer != NULL && b->writer != self) {
-		if (b->closing) {
-			return ASYNC_IO_CLOSED;
-		}
-		async_io_status st = async_io_busy_wait(b, deadline, true);
-		bool closing = b->closing;
-		async_io_busy_release(b);
-		if (st != ASYNC_IO_READY) {
-			return st;
-		}
-		if (closing) {
-			return ASYNC_IO_CLOSED;
-		}
-	}
-	return b != NULL && b->closing ? ASYNC_IO_CLOSED : ASYNC_IO_READY;
 }
 
 /* PHP's own write with a zero timeout: PHP's outcome of a timed-out write. */
@@ -491,19 +600,24 @@ static ssize_t io_sock_write(php_stream *stream, const char *buf, size_t count)
 	const php_stream_ops *orig = io_orig(stream);
 	php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
 	tasync_coroutine_t *self;
-	if (sock == NULL || sock->socket == -1 || !sock->is_blocked || io_tv_is_zero(&sock->timeout) || count == 0
+	if (sock == NULL || sock->socket == -1 || !sock->is_blocked || count == 0
 			|| (self = async_io_coroutine()) == NULL) {
 		return orig->write(stream, buf, count);
 	}
-	uint64_t deadline = async_io_deadline(&sock->timeout);
-	async_io_status st = io_write_turn_wait(stream, self, deadline);
-	if (st != ASYNC_IO_READY) {
-		return io_write_ended(orig, stream, sock, buf, count, st);
+	ssize_t refused;
+	if (!io_claim(stream, self, false, count, &refused)) {
+		return refused;
 	}
+	if (io_tls_on(stream)) {
+		return async_io_tls_io(stream, orig, false, (char *) buf, count, self);
+	}
+	if (io_tv_is_zero(&sock->timeout)) {
+		return orig->write(stream, buf, count);
+	}
+	uint64_t deadline = async_io_deadline(&sock->timeout);
 	for (;;) {
 		ssize_t n = send(sock->socket, buf, count, MSG_DONTWAIT);
 		if (n >= 0) {
-			io_write_turn_end(stream, self);
 			if (n > 0) {
 				php_stream_notify_progress_increment(PHP_STREAM_CONTEXT(stream), n, 0);
 			}
@@ -514,26 +628,17 @@ static ssize_t io_sock_write(php_stream *stream, const char *buf, size_t count)
 			continue;
 		}
 		if (err != EAGAIN && err != EWOULDBLOCK) {
-			io_write_turn_end(stream, self);
 			return io_send_failed(count, err);
 		}
-		/* The send buffer is full: wait, holding the write turn. */
-		async_io_busy *b = async_io_busy_enter(stream);
-		if (b->closing) {
-			async_io_busy_leave(b);
-			st = ASYNC_IO_CLOSED;
-		} else {
-			b->writer = self;
-			st = async_io_wait_fd(sock->socket, TASYNC_IO_WRITABLE, deadline, NULL);
-			if (b->closing && st != ASYNC_IO_ABORTED) {
-				st = ASYNC_IO_CLOSED;
-			}
-			async_io_busy_leave(b);
-		}
+		/* The send buffer is full: wait as the stream's writer. */
+		async_io_status st = io_wait_as(stream, sock->socket, TASYNC_IO_WRITABLE, deadline, self, 2);
 		if (st == ASYNC_IO_READY) {
 			continue;
 		}
-		io_write_turn_end(stream, self);
+		if (st == ASYNC_IO_CANCELLED || st == ASYNC_IO_ABORTED) {
+			/* Part of a message may have gone: the stream fails (C24). */
+			async_io_stream_fail(stream);
+		}
 		return io_write_ended(orig, stream, sock, buf, count, st);
 	}
 }
@@ -554,8 +659,10 @@ static int io_sock_close(php_stream *stream, int close_handle)
 	}
 	async_io_busy *b = async_io_busy_find(stream);
 	if (b != NULL) {
-		/* Only reachable when nobody could wait for the users to leave
-		 * (see io_quiesce): detach the state from the stream's address. */
+		/* A failed stream's state, or (only reachable when nobody could
+		 * wait for the users to leave, see io_quiesce) the state of users:
+		 * detach it from the stream's address. */
+		b->failed = false;
 		b->closing = true;
 		async_io_busy_signal(b);
 		async_io_busy_detach(b);
@@ -903,10 +1010,18 @@ static int io_connect(php_stream *stream, const php_stream_ops *orig, php_stream
 
 /* ------------------------------------------------------- recvfrom / sendto */
 
-/* stream_socket_recvfrom() on a blocking stream: wait until a read would
- * not block (PHP waits without a timeout there). */
+/*
+ * stream_socket_recvfrom() on a blocking stream: wait until a read would
+ * not block. PHP's recvfrom() waits without a timeout there (a UDP
+ * receive whose datagram never comes blocks forever); here the stream's
+ * timeout (stream_set_timeout, default_socket_timeout) bounds the wait as
+ * it bounds fread(): ASYNC_IO_TIMEOUT, and the stream's meta data says
+ * timed_out.
+ */
 static async_io_status io_recv_wait(php_stream *stream, php_netstream_data_t *sock)
 {
+	uint64_t deadline = 0;
+	bool deadline_known = false;
 	for (;;) {
 		char c;
 		ssize_t n = recv(sock->socket, &c, 1, MSG_PEEK | MSG_DONTWAIT);
@@ -916,7 +1031,16 @@ static async_io_status io_recv_wait(php_stream *stream, php_netstream_data_t *so
 		if (errno == EINTR) {
 			continue;
 		}
-		async_io_status st = io_wait_on(stream, sock->socket, TASYNC_IO_READABLE, 0);
+		if (!deadline_known) {
+			deadline = async_io_deadline(&sock->timeout);
+			deadline_known = true;
+		}
+		/* A zero timeout: nothing is there now, so it has passed. */
+		async_io_status st = io_tv_is_zero(&sock->timeout) ? ASYNC_IO_TIMEOUT
+			: io_wait_on(stream, sock->socket, TASYNC_IO_READABLE, deadline);
+		if (st == ASYNC_IO_TIMEOUT) {
+			sock->timeout_event = 1;
+		}
 		if (st != ASYNC_IO_READY) {
 			return st;
 		}
@@ -937,9 +1061,12 @@ static async_io_status io_send_wait(php_stream *stream, php_netstream_data_t *so
 static int io_sock_set_option(php_stream *stream, int option, int value, void *ptrparam)
 {
 	const php_stream_ops *orig = io_orig(stream);
+	if (option == PHP_STREAM_OPTION_CRYPTO_API && ((const io_ops *) stream->ops)->openssl && async_io_tls_known()) {
+		return async_io_tls_set_option(stream, orig, value, (php_stream_xport_crypto_param *) ptrparam);
+	}
 	if (option == PHP_STREAM_OPTION_CRYPTO_API) {
-		/* TLS is not made concurrent: from here on the stream is PHP's own,
-		 * and its close no longer passes through io_sock_close, so the
+		/* TLS of an unknown ext/openssl: from here on the stream is PHP's
+		 * own, and its close no longer passes through io_sock_close, so the
 		 * reactor forgets the fd now (a plain read may have watched it). */
 		php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
 		if (sock != NULL && sock->socket != -1 && ASYNC_G(rt) != NULL) {
@@ -957,7 +1084,21 @@ static int io_sock_set_option(php_stream *stream, int option, int value, void *p
 		case STREAM_XPORT_OP_CONNECT:
 		case STREAM_XPORT_OP_CONNECT_ASYNC:
 			if (async_io_coroutine() != NULL) {
-				return io_connect(stream, orig, xp);
+				if (!((const io_ops *) stream->ops)->openssl || !async_io_tls_known()) {
+					return io_connect(stream, orig, xp);
+				}
+				/* ssl:// and tls://: the connect, then the handshake
+				 * through our ops, as xp_ssl.c orders them. */
+				int auto_tls = async_io_tls_suspend_auto_enable(stream);
+				int rc = io_connect(stream, orig, xp);
+				async_io_tls_restore_auto_enable(stream, auto_tls);
+				if (auto_tls && !EG(exception) && (xp->outputs.returncode == 0
+						|| (xp->op == STREAM_XPORT_OP_CONNECT_ASYNC && xp->outputs.returncode == 1
+							&& xp->outputs.error_code == EINPROGRESS))
+						&& async_io_tls_auto_enable(stream) < 0) {
+					xp->outputs.returncode = -1;
+				}
+				return rc;
 			}
 			return io_delegate_option(stream, orig, option, value, ptrparam);
 		case STREAM_XPORT_OP_BIND:
@@ -970,6 +1111,11 @@ static int io_sock_set_option(php_stream *stream, int option, int value, void *p
 					&& async_io_coroutine() != NULL) {
 				bool recv_op = xp->op == STREAM_XPORT_OP_RECV;
 				async_io_status st = recv_op ? io_recv_wait(stream, sock) : io_send_wait(stream, sock);
+				if (st == ASYNC_IO_TIMEOUT) {
+					/* As a failed recvfrom(): stream_socket_recvfrom() returns false. */
+					xp->outputs.returncode = -1;
+					return PHP_STREAM_OPTION_RETURN_OK;
+				}
 				if (st == ASYNC_IO_CANCELLED || st == ASYNC_IO_CLOSED || st == ASYNC_IO_ABORTED) {
 					/* C18: the call fails as a failed recv/send does. */
 					xp->outputs.returncode = -1;
@@ -993,9 +1139,14 @@ typedef struct io_transport {
 	php_stream_transport_factory orig;
 } io_transport;
 
+/* tcp is ext/openssl's factory when openssl is loaded; the crypto ones
+ * (ssl:// and tls://, enable_on_connect) exist only then. */
 static io_transport io_transports[] = {
 	{ "tcp", NULL }, { "udp", NULL }, { "unix", NULL }, { "udg", NULL },
+	{ "ssl", NULL }, { "tls", NULL }, { "tlsv1.0", NULL }, { "tlsv1.1", NULL }, { "tlsv1.2", NULL },
+	{ "tlsv1.3", NULL }, { "sslv3", NULL },
 };
+#define IO_CRYPTO_TRANSPORTS_FROM 4
 #define IO_TRANSPORTS (sizeof(io_transports) / sizeof(io_transports[0]))
 
 static php_stream *io_socket_factory(const char *proto, size_t protolen, const char *resourcename,
@@ -1003,9 +1154,11 @@ static php_stream *io_socket_factory(const char *proto, size_t protolen, const c
 		php_stream_context *context STREAMS_DC)
 {
 	php_stream_transport_factory orig = NULL;
+	bool crypto_proto = false;
 	for (size_t i = 0; i < IO_TRANSPORTS; i++) {
 		if (strlen(io_transports[i].name) == protolen && strncasecmp(io_transports[i].name, proto, protolen) == 0) {
 			orig = io_transports[i].orig;
+			crypto_proto = i >= IO_CRYPTO_TRANSPORTS_FROM;
 			break;
 		}
 	}
@@ -1014,6 +1167,10 @@ static php_stream *io_socket_factory(const char *proto, size_t protolen, const c
 	}
 	php_stream *stream = orig(proto, protolen, resourcename, resourcenamelen, persistent_id, options, flags,
 		timeout, context STREAMS_REL_CC);
+	if (stream != NULL && stream->ops->label != NULL && strcmp(stream->ops->label, "tcp_socket/ssl") == 0
+			&& !async_io_tls_check_new(stream, crypto_proto, timeout) && crypto_proto) {
+		return stream; /* TLS of an unknown ext/openssl: PHP's own */
+	}
 	io_wrap_stream(stream);
 	return stream;
 }
@@ -1131,6 +1288,7 @@ static bool io_in_mutable_call(void)
 
 void async_io_streams_startup(void)
 {
+	async_io_tls_startup();
 	HashTable *xports = php_stream_xport_get_hash();
 	for (size_t i = 0; i < IO_TRANSPORTS; i++) {
 		php_stream_transport_factory f = zend_hash_str_find_ptr(xports, io_transports[i].name, strlen(io_transports[i].name));

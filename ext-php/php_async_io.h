@@ -6,10 +6,21 @@
  *   io_hooks.c    the hook table (PHP functions whose handlers are
  *                 replaced at MINIT), the wait helpers every hook uses,
  *                 sleep / usleep / time_nanosleep / time_sleep_until
- *   io_streams.c  socket streams (tcp, udp, unix, udg): the transports'
- *                 stream ops wrapped so that only the waiting changes;
+ *   io_streams.c  socket streams (tcp, udp, unix, udg, ssl, tls): the
+ *                 transports' stream ops wrapped so that only the waiting
+ *                 changes; one reader and one writer per stream (C24),
+ *                 a read or write cancelled midway fails the stream;
+ *                 stream_socket_recvfrom bounded by the stream's timeout;
  *                 fclose and stream_socket_pair
- *   io_select.c   stream_select
+ *   io_select.c   stream_select over sockets, TLS streams, pipes and
+ *                 plain files; the wait on several fds others use
+ *   io_tls.c      TLS streams (https://, ssl://, tls://,
+ *                 stream_socket_enable_crypto): PHP's own TLS code run in
+ *                 its non-blocking mode, each would-block a suspension
+ *   io_sockets.c  ext/sockets: socket_connect/accept/read/write/recv/
+ *                 send/recvfrom/sendto/select on blocking sockets (PHP's
+ *                 functions on the socket made non-blocking for the call)
+ *   io_mysqli.c   mysqli_poll (the sockets of mysqlnd's connections)
  *   io_dns.c      gethostbyname, gethostbynamel, gethostbyaddr and the
  *                 name resolution of stream connects, on the thread pool
  *   io_stdio.c    every stream of PHP's stdio ops (pipes, FIFOs, STDIN/
@@ -116,16 +127,20 @@ zif_handler async_io_hook(const char *name, zif_handler handler);
 
 /*
  * Exists for a stream while a coroutine is suspended in one of its
- * operations: fclose() then wakes the waiters and lets them leave the
- * stream before PHP frees it, and writers take turns so that one fwrite()
- * is not interleaved with another coroutine's.
+ * operations, or was failed. fclose() then wakes the waiters and lets them leave the stream before
+ * PHP frees it; a second coroutine that reads (writes) while another one
+ * is suspended reading (writing) is refused (rule C24).
  */
 typedef struct async_io_busy {
 	php_stream *stream;            /* NULL once detached */
 	uint32_t users;                /* coroutines suspended in an operation */
-	tasync_coroutine_t *writer;    /* holds the write turn (borrowed) */
+	tasync_coroutine_t *reader;    /* suspended in a read (borrowed) */
+	tasync_coroutine_t *writer;    /* suspended in a write (borrowed) */
+	uint64_t intruder;             /* id of a coroutine that wrote while the
+	                                * reader waited: its reply has no reader */
 	tasync_awaitable_t *changed;   /* completed at the next change, or NULL */
 	bool closing;                  /* fclose() waits for the users to leave */
+	bool failed;                   /* async_io_stream_fail() ran: kept until close */
 } async_io_busy;
 
 async_io_busy *async_io_busy_find(php_stream *stream);
@@ -143,6 +158,15 @@ void async_io_busy_release(async_io_busy *b);
 /* Forgets the stream of b (it is being freed); b lives on for its users. */
 void async_io_busy_detach(async_io_busy *b);
 
+/*
+ * Waits until one of fds is ready for its events[i] (TASYNC_IO_* bits) or
+ * the deadline (0 = none) passes. The fds are any PHP's code owns (each
+ * is watched through a dup() closed afterwards, so that PHP may close and
+ * reuse the numbers). ASYNC_IO_TIMEOUT when nothing is watchable and a
+ * deadline is given; ASYNC_IO_UNSUPPORTED when the reactor refuses one.
+ */
+async_io_status async_io_wait_fds(const int *fds, const unsigned *events, uint32_t count, uint64_t deadline);
+
 /* ------------------------------------------------------------ startups */
 
 void async_io_streams_startup(void);
@@ -158,6 +182,12 @@ void async_io_proc_request_shutdown(void);
 void async_io_fs_shutdown(void);
 void async_io_fsops_startup(void);
 void async_io_fsops_shutdown(void);
+/* At MINIT and at every RINIT until ext/sockets is found. */
+void async_io_sockets_startup(void);
+void async_io_sockets_shutdown(void);
+/* Likewise for ext/mysqli (mysqli_poll). */
+void async_io_mysqli_startup(void);
+void async_io_mysqli_shutdown(void);
 #ifdef ASYNC_HAVE_CURL
 /* After ext/curl's MINIT (async's optional dependency on curl). */
 void async_io_curl_startup(void);
@@ -230,6 +260,46 @@ void async_io_fifo_failed(const char *name);
  * child to be reaped later without waiting and returns -1.
  */
 int async_io_proc_reap(pid_t pid, bool wait);
+
+/*
+ * Waits until fd is ready for events or the deadline passes, counted as a
+ * user of stream and, as reading or writing, its reader or writer (C24).
+ * ASYNC_IO_CLOSED when fclose() closes the stream meanwhile.
+ */
+async_io_status async_io_stream_wait(php_stream *stream, int fd, unsigned events, uint64_t deadline,
+	tasync_coroutine_t *self, bool reading);
+
+/*
+ * Fails a socket stream as a connection reset would (rule C24, after a
+ * read or write cancelled midway): the connection is shut down, the fd
+ * now reads EOF and fails writes (EPIPE), what the stream had buffered is
+ * dropped and feof() is true, so that no later call can consume a reply
+ * meant for the cancelled one.
+ */
+void async_io_stream_fail(php_stream *stream);
+
+/* ------------------------------------------------------------- io_tls.c */
+
+void async_io_tls_startup(void);
+/* Checks ext/openssl's stream data of a stream its factory just made;
+ * false (TLS left to PHP) when the layout is not the known one. */
+bool async_io_tls_check_new(php_stream *stream, bool crypto_proto, const struct timeval *timeout);
+/* The layout was checked and holds. */
+bool async_io_tls_known(void);
+/* stream (ext/openssl's ops) has TLS active. */
+bool async_io_tls_active(php_stream *stream);
+/* A read or write of an active TLS stream in coroutine self. */
+ssize_t async_io_tls_io(php_stream *stream, const php_stream_ops *orig, bool reading, char *buf, size_t count,
+	tasync_coroutine_t *self);
+/* PHP_STREAM_OPTION_CRYPTO_API: the handshake suspends the coroutine. */
+int async_io_tls_set_option(php_stream *stream, const php_stream_ops *orig, int value,
+	php_stream_xport_crypto_param *cparam);
+/* Around a connect of ssl:// / tls://: holds back xp_ssl.c's handshake
+ * (returns the flag to restore), then runs it through the stream's ops
+ * once connected: 0, or -1 after PHP's "Failed to enable crypto". */
+int async_io_tls_suspend_auto_enable(php_stream *stream);
+void async_io_tls_restore_auto_enable(php_stream *stream, int was);
+int async_io_tls_auto_enable(php_stream *stream);
 
 /* ------------------------------------------------------------ io_dns.c */
 

@@ -1,5 +1,5 @@
 --TEST--
-Rule C18: cancelling a coroutine blocked in fread() makes fread() return false; the next suspension throws the CancellationError
+Rules C18 and C24: cancelling a coroutine blocked in fread() makes fread() return false and leaves the stream failed, as after a connection reset; the next suspension throws the CancellationError
 --FILE--
 <?php
 use function Async\spawn;
@@ -23,12 +23,17 @@ try {
 } catch (Async\CancellationError $e) {
     echo "await: cancelled\n";
 }
-// The stream is intact: data sent later is read normally.
-fwrite($b, "still works");
-var_dump(await(spawn(fn() => fread($a, 100))));
+// C24: the stream is failed, so that no later read can take the reply the
+// cancelled one waited for: the peer sees the connection closed, and the
+// stream reads nothing but EOF (data the peer sent is gone).
+var_dump(fread($b, 100), feof($b));
+var_dump(await(spawn(fn() => fread($a, 100))), feof($a));
 ?>
 --EXPECT--
 fread returned bool(false)
 suspend throws Async\CancellationError
 await: cancelled
-string(11) "still works"
+string(0) ""
+bool(true)
+string(0) ""
+bool(true)

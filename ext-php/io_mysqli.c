@@ -1,0 +1,191 @@
+/*
+ * io_mysqli.c - mysqli_poll inside coroutines (rule C18): the wait for the
+ * replies of MYSQLI_ASYNC queries suspends only the calling coroutine.
+ *
+ * How. mysqlnd_poll() selects on the connections' sockets with PHP's
+ * blocking select. PHP's mysqli_poll runs with a zero timeout; while it
+ * finds nothing ready, the arrays are put back as given and the coroutine
+ * waits (async_io_wait_fds, io_select.c) until one of the sockets of the
+ * read array's connections is readable or the timeout passes; then PHP's
+ * function runs again (a poll of the error array alone is PHP's own). So its
+ * results, the reject array, its warnings and errors are PHP's own. A
+ * cancelled wait fails as PHP's mysqli_poll fails (false, a warning).
+ *
+ * The socket of a mysqli object is found through mysqlnd's structures
+ * (ext/mysqli/php_mysqli_structs.h, mysqlnd's vio get_stream), looked up by
+ * class name so that async.so does not need mysqli.so loaded; when mysqli
+ * is loaded after async the function is taken over at RINIT.
+ */
+#include "php_async_io.h"
+
+#include "ext/mysqli/php_mysqli_structs.h"
+
+#include <errno.h>
+
+static zif_handler orig_mysqli_poll;
+static bool io_mysqli_hooked;
+static zend_class_entry *io_mysqli_ce;
+
+/* The socket of a connected mysqli object, or -1. */
+static int io_mysqli_fd(zval *z)
+{
+	ZVAL_DEREF(z);
+	if (Z_TYPE_P(z) != IS_OBJECT || !instanceof_function(Z_OBJCE_P(z), io_mysqli_ce)) {
+		return -1;
+	}
+	MYSQLI_RESOURCE *res = (MYSQLI_RESOURCE *) Z_MYSQLI_P(z)->ptr;
+	if (res == NULL || res->status < MYSQLI_STATUS_VALID || res->ptr == NULL) {
+		return -1;
+	}
+	MYSQLND *conn = ((MY_MYSQL *) res->ptr)->mysql;
+	if (conn == NULL || conn->data == NULL || conn->data->vio == NULL || conn->data->vio->data == NULL
+			|| conn->data->vio->data->m.get_stream == NULL) {
+		return -1;
+	}
+	php_stream *stream = conn->data->vio->data->m.get_stream(conn->data->vio);
+	int fd;
+	if (stream == NULL
+			|| php_stream_cast(stream, PHP_STREAM_AS_FD_FOR_SELECT | PHP_STREAM_CAST_INTERNAL, (void **) &fd, 1) != SUCCESS
+			|| fd < 0) {
+		return -1;
+	}
+	return (int) fd;
+}
+
+static void io_mysqli_collect(zval *array, unsigned events, int **fds, unsigned **evs, uint32_t *n, uint32_t *cap)
+{
+	if (Z_TYPE_P(array) != IS_ARRAY) {
+		return;
+	}
+	zval *elem;
+	ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(array), elem) {
+		int fd = io_mysqli_fd(elem);
+		if (fd < 0) {
+			continue;
+		}
+		if (*n == *cap) {
+			*cap = *cap ? *cap * 2 : 8;
+			*fds = safe_erealloc(*fds, *cap, sizeof(int), 0);
+			*evs = safe_erealloc(*evs, *cap, sizeof(unsigned), 0);
+		}
+		(*fds)[*n] = fd;
+		(*evs)[*n] = events;
+		(*n)++;
+	} ZEND_HASH_FOREACH_END();
+}
+
+/* mysqli_poll(?array &$read, ?array &$error, array &$reject, int $seconds, int $microseconds = 0): int|false */
+static ZEND_NAMED_FUNCTION(async_io_mysqli_poll)
+{
+	uint32_t argc = ZEND_NUM_ARGS();
+	if (async_io_coroutine() == NULL || argc < 4 || argc > 5) {
+		orig_mysqli_poll(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	zval *args = ZEND_CALL_ARG(execute_data, 1);
+	zval *zsec = &args[3], *zusec = argc > 4 ? &args[4] : NULL;
+	if (Z_TYPE_P(zsec) != IS_LONG || (zusec != NULL && Z_TYPE_P(zusec) != IS_LONG) || Z_LVAL_P(zsec) < 0
+			|| (zusec != NULL && Z_LVAL_P(zusec) < 0) || (Z_LVAL_P(zsec) == 0 && (zusec == NULL || Z_LVAL_P(zusec) == 0))) {
+		/* PHP's errors, and a poll that does not wait. */
+		orig_mysqli_poll(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	zend_long sec = Z_LVAL_P(zsec), usec = zusec != NULL ? Z_LVAL_P(zusec) : 0;
+	uint64_t deadline = 0;
+	if (sec < 1000000000) {
+		deadline = tasync_runtime_now(ASYNC_G(rt)) + (uint64_t) sec * 1000000000u + (uint64_t) usec * 1000u;
+	}
+	zval saved[3];
+	for (int i = 0; i < 3; i++) {
+		zval *a = &args[i];
+		ZVAL_DEREF(a);
+		ZVAL_COPY(&saved[i], a);
+	}
+	zval sec_arg, usec_arg;
+	ZVAL_COPY_VALUE(&sec_arg, zsec);
+	ZVAL_LONG(zsec, 0);
+	if (zusec != NULL) {
+		ZVAL_COPY_VALUE(&usec_arg, zusec);
+		ZVAL_LONG(zusec, 0);
+	}
+	for (;;) {
+		orig_mysqli_poll(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		if (EG(exception) || Z_TYPE_P(return_value) != IS_LONG || Z_LVAL_P(return_value) != 0) {
+			break;
+		}
+		if (deadline != 0 && tasync_runtime_now(ASYNC_G(rt)) >= deadline) {
+			break;
+		}
+		/* Nothing ready: the arrays back as given, then wait. */
+		for (int i = 0; i < 3; i++) {
+			if (Z_ISREF(args[i])) {
+				zval *target = Z_REFVAL(args[i]);
+				zval old;
+				ZVAL_COPY_VALUE(&old, target);
+				ZVAL_COPY(target, &saved[i]);
+				zval_ptr_dtor(&old);
+			}
+		}
+		/* The read array's sockets only: MySQL never sends out-of-band
+		 * data, and not every reactor watches for it (libev does not). */
+		int *fds = NULL;
+		unsigned *evs = NULL;
+		uint32_t n = 0, cap = 0;
+		io_mysqli_collect(&saved[0], TASYNC_IO_READABLE, &fds, &evs, &n, &cap);
+		async_io_status st = ASYNC_IO_UNSUPPORTED;
+		if (n > 0) {
+			st = async_io_wait_fds(fds, evs, n, deadline);
+			efree(fds);
+			efree(evs);
+		}
+		if (st == ASYNC_IO_READY || st == ASYNC_IO_TIMEOUT) {
+			continue; /* PHP's poll again: the result, or 0 after the deadline */
+		}
+		if (st == ASYNC_IO_CANCELLED) {
+			/* C18: a failed poll, with a warning as PHP's failures give. */
+			php_error_docref(NULL, E_WARNING, "%s", strerror(ECANCELED));
+			RETVAL_FALSE;
+			break;
+		}
+		if (st == ASYNC_IO_ABORTED) {
+			RETVAL_FALSE;
+			break;
+		}
+		/* Nothing the runtime can wait on: PHP's own wait for the rest. */
+		uint64_t now = tasync_runtime_now(ASYNC_G(rt));
+		uint64_t left = deadline > now ? deadline - now : 0;
+		ZVAL_LONG(zsec, deadline == 0 ? sec : (zend_long) (left / 1000000000u));
+		if (zusec != NULL) {
+			ZVAL_LONG(zusec, deadline == 0 ? usec : (zend_long) ((left % 1000000000u) / 1000u));
+		}
+		orig_mysqli_poll(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		break;
+	}
+	ZVAL_COPY_VALUE(zsec, &sec_arg);
+	if (zusec != NULL) {
+		ZVAL_COPY_VALUE(zusec, &usec_arg);
+	}
+	for (int i = 0; i < 3; i++) {
+		zval_ptr_dtor(&saved[i]);
+	}
+}
+
+void async_io_mysqli_startup(void)
+{
+	if (io_mysqli_hooked || !zend_hash_str_exists(&module_registry, "mysqli", sizeof("mysqli") - 1)) {
+		return;
+	}
+	io_mysqli_ce = zend_hash_str_find_ptr(CG(class_table), "mysqli", sizeof("mysqli") - 1);
+	if (io_mysqli_ce == NULL) {
+		return;
+	}
+	io_mysqli_hooked = true;
+	orig_mysqli_poll = async_io_hook("mysqli_poll", async_io_mysqli_poll);
+}
+
+void async_io_mysqli_shutdown(void)
+{
+	/* io_hooks.c restores the handler; the module may go before us. */
+	io_mysqli_hooked = false;
+	io_mysqli_ce = NULL;
+}
