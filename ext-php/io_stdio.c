@@ -669,11 +669,27 @@ static ssize_t io_file_write(php_stream *stream, int fd, const char *buf, size_t
 
 /* ----------------------------------------------------------------- the ops */
 
+/* The engine is reading a script to compile it (include, require, an
+ * autoloader's require). That read must not suspend: require_once has
+ * recorded the file as included already, so another coroutine needing the
+ * same class would skip the file and fail on a class not yet declared, and
+ * a cancellation would end the read midway. The compile reads the file as
+ * in plain PHP (from the page cache, as a rule). */
+static bool io_compiling_include(void)
+{
+	const zend_execute_data *ex = EG(current_execute_data);
+	return ex != NULL && ex->func != NULL && ZEND_USER_CODE(ex->func->common.type) && ex->opline != NULL
+		&& ex->opline->opcode == ZEND_INCLUDE_OR_EVAL;
+}
+
 static ssize_t io_stdio_read(php_stream *stream, char *buf, size_t count)
 {
 	int fd;
 	unsigned kind;
 	if (count == 0 || async_io_coroutine() == NULL || (kind = io_kind(stream, &fd)) == 0) {
+		return orig_ops.read(stream, buf, count);
+	}
+	if (!(kind & IO_STDIO_POLL) && io_compiling_include()) {
 		return orig_ops.read(stream, buf, count);
 	}
 	return (kind & IO_STDIO_POLL) ? io_pipe_read(stream, fd, buf, count) : io_file_read(stream, fd, buf, count);

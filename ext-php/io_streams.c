@@ -224,10 +224,14 @@ void async_io_stream_fail(php_stream *stream)
 		if (ASYNC_G(rt) != NULL) {
 			tasync_fd_forget(ASYNC_G(rt), fd);
 		}
-		shutdown(fd, SHUT_RDWR);
 		/* The fd number stays the stream's (PHP closes it), but now names
 		 * one end of a pair whose other end is closed: reads see EOF,
-		 * writes fail with EPIPE, whatever the peer still sends is gone. */
+		 * writes fail with EPIPE, whatever the peer still sends is gone.
+		 * dup2() drops this process's reference to the connection, which
+		 * closes it when it was the last one. No shutdown(): that would
+		 * end the connection for a forked process sharing it too (a child
+		 * cancelling its copy of a wait must leave the parent's socket be,
+		 * fork/001). */
 		int pair[2];
 		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) == 0) {
 			dup2(pair[0], fd);

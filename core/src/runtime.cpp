@@ -445,6 +445,14 @@ int tasync_runtime::init(const tasync_runtime_options_t &o) {
 tasync_runtime::~tasync_runtime() {
     stop_watchdog();  // first: its thread reads what follows tears down
     if (ops == nullptr) return;  // init failed before the loop existed
+    // A forked child that ends without having used the runtime again: the
+    // parent's pool workers and loop are not in this process, so it takes
+    // over its own state first (destroying the pool would wait forever for
+    // workers that do not exist here).
+    if (forked) {
+        after_fork();
+        stop_watchdog();
+    }
     destroying = true;
     if (current != main) fatal("tasync_runtime_destroy called from a coroutine other than the main one");
 

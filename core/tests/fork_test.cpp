@@ -3,6 +3,7 @@
 //
 // The child reports through its exit code only (see child_failure).
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -108,4 +109,32 @@ TEST_F(Fork, OffloadedJobInFlightFailsInTheChildOrTheChildRefuses) {
     EXPECT_TRUE(job_done);
     EXPECT_EQ(job_rc, 0) << "the parent's job finishes normally";
     expect_child_ok(pid);
+}
+
+// A child that ends without touching the runtime again still destroys it:
+// the workers of the parent's thread pool (idle, waiting for jobs) do not
+// exist in the child, so the destruction must not wait for them (it hung in
+// pthread_cond_destroy before). The child is killed after 10 s.
+TEST_F(Fork, AChildThatNeverUsesTheRuntimeAgainDestroysIt) {
+    int job_rc = 1;
+    go([&](tasync_coroutine_t *) { job_rc = tasync_offload(rt, [](void *) {}, nullptr, nullptr, nullptr); });
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(job_rc, 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        tasync_runtime_destroy(rt);
+        _exit(0);
+    }
+    ASSERT_GT(pid, 0);
+    int status = 0;
+    pid_t got = 0;
+    for (int i = 0; i < 1000 && (got = waitpid(pid, &status, WNOHANG)) == 0; i++)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (got == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        FAIL() << "the child's tasync_runtime_destroy hung";
+    }
+    ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+    EXPECT_EQ(WEXITSTATUS(status), 0);
 }
