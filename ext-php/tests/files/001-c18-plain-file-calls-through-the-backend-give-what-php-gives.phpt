@@ -2,6 +2,9 @@
 C18: with async.file_offload=always, plain-file calls in a coroutine (mkdir, rename, copy, unlink, rmdir, the stat family, file(), scandir, opendir/readdir, fopen/fgets/fread/fwrite/ftruncate/fflush/fsync/flock, readfile, file_get_contents/file_put_contents) go through the backend and give exactly what plain PHP gives, warnings included
 --INI--
 async.file_offload=always
+; PCRE's JIT reads past the end of a subject in 16-byte loads, which
+; valgrind reports: the interpreter keeps the leak check meaningful.
+pcre.jit=0
 --FILE--
 <?php
 require __DIR__ . '/../include/suspends.inc';
