@@ -135,14 +135,16 @@ TEST_F(AwaitMany, G2_AnyOrFailTakesTheFirstOutcome) {
 
 TEST_F(AwaitMany, G2_FirstSuccessSkipsFailuresAndFailsWhenAllFailed) {
     tasync_await_many_t *m = set(TASYNC_AWAIT_FIRST_SUCCESS);
-    std::vector<tasync_coroutine_t *> cos = {task(0, 1, "a"), task(5, 6), task(0, 3, "b"), task(9, 20)};
+    // Completion times far apart (1, 15, 60, 120 ms), so that a slow build
+    // (ASan) keeps their order.
+    std::vector<tasync_coroutine_t *> cos = {task(0, 1, "a"), task(5, 60), task(0, 15, "b"), task(9, 120)};
     for (auto *c : cos) add(m, c);
     EXPECT_EQ(wait(m), 0);
     EXPECT_EQ(entries(m, true), (V{"0:!a", "2:!b", "1:5"}));
     tasync_await_many_destroy(m);
 
     m = set(TASYNC_AWAIT_FIRST_SUCCESS);
-    std::vector<tasync_coroutine_t *> bad = {task(0, 4, "later"), task(0, 1, "earlier")};
+    std::vector<tasync_coroutine_t *> bad = {task(0, 40, "later"), task(0, 1, "earlier")};
     for (auto *c : bad) add(m, c);
     std::string err;
     EXPECT_EQ(wait(m, &err), TASYNC_EFAILED);

@@ -689,8 +689,9 @@ TEST_F(Coroutine, C2_AHighPriorityCoroutineRunsAheadOfTheQueueWhenQueuedAndWhenW
         << "a yield still goes to the back";
     out.clear();
 
-    // Woken together with others: first.
-    tasync_awaitable_t *gate = timeout_ms(2);
+    // Woken together with others: first. The gate leaves the waiters time
+    // to start waiting even in a slow build (ASan).
+    tasync_awaitable_t *gate = timeout_ms(100);
     std::vector<tasync_coroutine_t *> waiters;
     for (const char *name : {"w1", "w2", "w3"}) {
         waiters.push_back(spawn([&, name](tasync_coroutine_t *) {
