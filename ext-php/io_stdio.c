@@ -248,60 +248,6 @@ static bool io_fd_blocking(int fd)
 
 /* ------------------------------------------------------- read target */
 
-/*
- * Where a read lands. The stream layer passes a pointer into the stream's
- * own read buffer; another coroutine using the same stream while this one
- * waits may move or grow that buffer, so after a wait the data goes to the
- * buffer's current free space and advances writepos itself (the caller
- * then adds 0).
- */
-typedef struct io_target {
-	php_stream *stream;
-	char *buf;
-	size_t count;
-	bool in_readbuf;
-	bool moved;
-	unsigned char *readbuf;
-	size_t readbuflen;
-	zend_off_t writepos;
-} io_target;
-
-static void io_target_init(io_target *t, php_stream *stream, char *buf, size_t count)
-{
-	t->stream = stream;
-	t->buf = buf;
-	t->count = count;
-	t->moved = false;
-	t->readbuf = stream->readbuf;
-	t->readbuflen = stream->readbuflen;
-	t->writepos = stream->writepos;
-	t->in_readbuf = stream->readbuf != NULL && (unsigned char *) buf >= stream->readbuf
-		&& (unsigned char *) buf < stream->readbuf + stream->readbuflen;
-}
-
-static void io_target_refresh(io_target *t)
-{
-	php_stream *s = t->stream;
-	if (!t->in_readbuf || (s->readbuf == t->readbuf && s->readbuflen == t->readbuflen && s->writepos == t->writepos)) {
-		return;
-	}
-	t->moved = true;
-	t->readbuf = s->readbuf;
-	t->readbuflen = s->readbuflen;
-	t->writepos = s->writepos;
-	t->buf = (char *) s->readbuf + s->writepos;
-	t->count = s->readbuflen > (size_t) s->writepos ? s->readbuflen - (size_t) s->writepos : 0;
-}
-
-static ssize_t io_target_result(io_target *t, ssize_t n)
-{
-	if (t->moved && n > 0) {
-		t->stream->writepos += n;
-		return 0;
-	}
-	return n;
-}
-
 /* ------------------------------------------------------ waits and turns */
 
 static bool io_stream_closing(php_stream *stream)
@@ -406,8 +352,8 @@ static ssize_t io_pipe_read(php_stream *stream, int fd, char *buf, size_t count)
 		stream->eof = 1;
 		return -1;
 	}
-	io_target t;
-	io_target_init(&t, stream, buf, count);
+	async_io_target t;
+	async_io_target_init(&t, stream, buf, count);
 	uint64_t deadline = io_pipe_deadline(stream);
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
@@ -418,19 +364,19 @@ static ssize_t io_pipe_read(php_stream *stream, int fd, char *buf, size_t count)
 			if (t.count == 0) {
 				return 0; /* another reader filled the buffer meanwhile */
 			}
-			return io_target_result(&t, orig_ops.read(stream, t.buf, t.count));
+			return async_io_target_result(&t, orig_ops.read(stream, t.buf, t.count));
 		}
 		async_io_status st = io_wait_on(stream, fd, TASYNC_IO_READABLE, deadline);
 		switch (st) {
 			case ASYNC_IO_READY:
-				io_target_refresh(&t);
+				async_io_target_refresh(&t);
 				continue;
 			case ASYNC_IO_TIMEOUT:
 				io_pipe_timed_out(stream);
 				return 0;
 			case ASYNC_IO_UNSUPPORTED:
-				io_target_refresh(&t);
-				return t.count == 0 ? 0 : io_target_result(&t, orig_ops.read(stream, t.buf, t.count));
+				async_io_target_refresh(&t);
+				return t.count == 0 ? 0 : async_io_target_result(&t, orig_ops.read(stream, t.buf, t.count));
 			default:
 				return io_wait_failed(stream, "Read", count, st);
 		}
@@ -543,8 +489,8 @@ async_io_status async_io_inline_slice(void)
 /* A read the page cache could not serve: through the backend. */
 static ssize_t io_file_read_backend(php_stream *stream, int fd, char *buf, size_t count)
 {
-	io_target t;
-	io_target_init(&t, stream, buf, count);
+	async_io_target t;
+	async_io_target_init(&t, stream, buf, count);
 	size_t len = count > IO_FILE_CHUNK ? IO_FILE_CHUNK : count;
 	/* The stream's buffer may move while the backend works: read into one
 	 * of this call. */
@@ -558,12 +504,12 @@ static ssize_t io_file_read_backend(php_stream *stream, int fd, char *buf, size_
 		stream->eof = 1;
 	}
 	if (st == ASYNC_IO_READY && n > 0 && into != buf) {
-		io_target_refresh(&t);
+		async_io_target_refresh(&t);
 		/* The buffer shrank below what was read: keep what fits (another
 		 * reader moved it; such sharing is undefined anyway). */
 		size_t fit = (size_t) n < t.count ? (size_t) n : t.count;
 		memcpy(t.buf, into, fit);
-		n = io_target_result(&t, (ssize_t) fit);
+		n = async_io_target_result(&t, (ssize_t) fit);
 	}
 	if (into != buf) {
 		efree(into);
@@ -594,13 +540,13 @@ static ssize_t io_file_read(php_stream *stream, int fd, char *buf, size_t count)
 	if (cls == ASYNC_IO_FS_LOCAL) {
 		/* A long run of reads the page cache serves must still let the
 		 * others run (fread() of a large cached file loops here). */
-		io_target t;
-		io_target_init(&t, stream, buf, count);
+		async_io_target t;
+		async_io_target_init(&t, stream, buf, count);
 		async_io_status st = async_io_inline_slice();
 		if (st != ASYNC_IO_READY) {
 			return io_wait_failed(stream, "Read", count, st);
 		}
-		io_target_refresh(&t);
+		async_io_target_refresh(&t);
 		if (t.count == 0) {
 			return 0;
 		}
@@ -617,21 +563,21 @@ static ssize_t io_file_read(php_stream *stream, int fd, char *buf, size_t count)
 				if (n == 0) {
 					stream->eof = 1;
 				}
-				return io_target_result(&t, n);
+				return async_io_target_result(&t, n);
 			}
 			if (errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL) {
 				stream->flags |= IO_STDIO_NO_NOWAIT;
 			} else if (errno != EAGAIN) {
-				return io_target_result(&t, orig_ops.read(stream, buf, count)); /* PHP reports it */
+				return async_io_target_result(&t, orig_ops.read(stream, buf, count)); /* PHP reports it */
 			} else {
-				return io_target_result(&t, io_file_read_backend(stream, fd, buf, count));
+				return async_io_target_result(&t, io_file_read_backend(stream, fd, buf, count));
 			}
 		}
 #endif
 		if (count <= IO_FILE_INLINE) {
-			return io_target_result(&t, orig_ops.read(stream, buf, count));
+			return async_io_target_result(&t, orig_ops.read(stream, buf, count));
 		}
-		return io_target_result(&t, io_file_read_backend(stream, fd, buf, count));
+		return async_io_target_result(&t, io_file_read_backend(stream, fd, buf, count));
 	}
 	return io_file_read_backend(stream, fd, buf, count);
 }

@@ -356,65 +356,11 @@ static void io_mute_rest_of_call(void)
 /* ------------------------------------------------------------------ read */
 
 /*
- * Where a read lands. The stream layer passes a pointer into the stream's
- * own read buffer (php_stream_fill_read_buffer); another coroutine reading
- * the same stream while this one waits may move or grow that buffer, so
- * after a wait the read goes to the buffer's current free space and
- * advances writepos itself (the caller then adds 0).
- */
-typedef struct io_target {
-	php_stream *stream;
-	char *buf;
-	size_t count;
-	bool in_readbuf;
-	bool moved;
-	unsigned char *readbuf;
-	size_t readbuflen;
-	zend_off_t writepos;
-} io_target;
-
-static void io_target_init(io_target *t, php_stream *stream, char *buf, size_t count)
-{
-	t->stream = stream;
-	t->buf = buf;
-	t->count = count;
-	t->moved = false;
-	t->readbuf = stream->readbuf;
-	t->readbuflen = stream->readbuflen;
-	t->writepos = stream->writepos;
-	t->in_readbuf = stream->readbuf != NULL && (unsigned char *) buf >= stream->readbuf
-		&& (unsigned char *) buf < stream->readbuf + stream->readbuflen;
-}
-
-static void io_target_refresh(io_target *t)
-{
-	php_stream *s = t->stream;
-	if (!t->in_readbuf || (s->readbuf == t->readbuf && s->readbuflen == t->readbuflen && s->writepos == t->writepos)) {
-		return;
-	}
-	t->moved = true;
-	t->readbuf = s->readbuf;
-	t->readbuflen = s->readbuflen;
-	t->writepos = s->writepos;
-	t->buf = (char *) s->readbuf + s->writepos;
-	t->count = s->readbuflen > (size_t) s->writepos ? s->readbuflen - (size_t) s->writepos : 0;
-}
-
-static ssize_t io_target_result(io_target *t, ssize_t n)
-{
-	if (t->moved && n > 0) {
-		t->stream->writepos += n;
-		return 0;
-	}
-	return n;
-}
-
-/*
  * PHP's own read with a zero timeout: it polls without waiting and reads
  * what is there. *would_block tells that PHP would have waited (unless
  * final: then PHP's timeout outcome is the result).
  */
-static ssize_t io_read_now(const php_stream_ops *orig, php_netstream_data_t *sock, io_target *t, bool final,
+static ssize_t io_read_now(const php_stream_ops *orig, php_netstream_data_t *sock, async_io_target *t, bool final,
 		bool *would_block)
 {
 	*would_block = false;
@@ -435,7 +381,7 @@ static ssize_t io_read_now(const php_stream_ops *orig, php_netstream_data_t *soc
 		*would_block = true;
 		return 0;
 	}
-	return io_target_result(t, n);
+	return async_io_target_result(t, n);
 }
 
 /*
@@ -473,7 +419,7 @@ static inline bool io_drained_take(int fd)
  * stream socket, without its zero-timeout poll() before the recv(): one
  * system call. EAGAIN sets *would_block.
  */
-static ssize_t io_recv_now(php_stream *stream, php_netstream_data_t *sock, io_target *t, bool *would_block)
+static ssize_t io_recv_now(php_stream *stream, php_netstream_data_t *sock, async_io_target *t, bool *would_block)
 {
 	*would_block = false;
 	if (t->count == 0) {
@@ -499,7 +445,7 @@ static ssize_t io_recv_now(php_stream *stream, php_netstream_data_t *sock, io_ta
 		io_drained_set(sock->socket, true);
 	}
 	php_stream_notify_progress_increment(PHP_STREAM_CONTEXT(stream), n, 0);
-	return io_target_result(t, n);
+	return async_io_target_result(t, n);
 }
 
 static ssize_t io_sock_read(php_stream *stream, char *buf, size_t count)
@@ -521,8 +467,8 @@ static ssize_t io_sock_read(php_stream *stream, char *buf, size_t count)
 	if (io_tv_is_zero(&sock->timeout)) {
 		return orig->read(stream, buf, count);
 	}
-	io_target t;
-	io_target_init(&t, stream, buf, count);
+	async_io_target t;
+	async_io_target_init(&t, stream, buf, count);
 	uint64_t deadline = async_io_deadline(&sock->timeout);
 	bool direct = ((const io_ops *) stream->ops)->direct;
 	for (;;) {
@@ -537,14 +483,14 @@ static ssize_t io_sock_read(php_stream *stream, char *buf, size_t count)
 		async_io_status st = io_wait_as(stream, sock->socket, TASYNC_IO_READABLE, deadline, self, 1);
 		switch (st) {
 			case ASYNC_IO_READY:
-				io_target_refresh(&t);
+				async_io_target_refresh(&t);
 				continue;
 			case ASYNC_IO_TIMEOUT:
-				io_target_refresh(&t);
+				async_io_target_refresh(&t);
 				return io_read_now(orig, sock, &t, true, &would_block);
 			case ASYNC_IO_UNSUPPORTED:
-				io_target_refresh(&t);
-				return t.count == 0 ? 0 : io_target_result(&t, orig->read(stream, t.buf, t.count));
+				async_io_target_refresh(&t);
+				return t.count == 0 ? 0 : async_io_target_result(&t, orig->read(stream, t.buf, t.count));
 			case ASYNC_IO_CLOSED:
 				stream->eof = 1;
 				return -1;
