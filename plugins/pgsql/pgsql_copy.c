@@ -49,6 +49,61 @@ static apg_status apg_copy_wait(apg_op *op, unsigned events)
 	return apg_wait_result(op);
 }
 
+/* What pg_copy_from and pg_copy_to share before any row moves: PHP's checks
+ * of the connection and of the separator (argument number delim_arg), the
+ * COPY statement sent, and its first result checked for the COPY state
+ * (PGRES_COPY_IN for FROM STDIN, PGRES_COPY_OUT for TO STDOUT).
+ * *begun says whether *op was begun (then the caller ends it); *copying
+ * whether the connection is now in the COPY state. Returns APG_RAISED when
+ * an exception is pending, else APG_DONE; APG_DONE without *copying means
+ * PHP's warning was given and the call returns false. */
+static apg_status apg_copy_start(apg_op *op, tasync_coroutine_t *co, zval *pgsql_link,
+		zend_string *table_name, zend_string *pg_delimiter, uint32_t delim_arg,
+		const char *pg_null_as, bool from, bool *begun, bool *copying)
+{
+	*begun = false;
+	*copying = false;
+	apg_link *link = apg_link_from_obj(Z_OBJ_P(pgsql_link));
+	if (link->conn == NULL) {
+		zend_throw_error(NULL, "PostgreSQL connection has already been closed");
+		return APG_RAISED;
+	}
+	PGconn *pgsql = link->conn;
+	if (!pg_delimiter) {
+		pg_delimiter = ZSTR_CHAR('\t');
+	} else if (ZSTR_LEN(pg_delimiter) != 1) {
+		zend_argument_value_error(delim_arg, "must be one character");
+		return APG_RAISED;
+	}
+	char *query;
+	spprintf(&query, 0, from ? "COPY %s FROM STDIN DELIMITER E'%c' NULL AS E'%s'"
+			: "COPY %s TO STDOUT DELIMITER E'%c' NULL AS E'%s'",
+		ZSTR_VAL(table_name), *ZSTR_VAL(pg_delimiter), pg_null_as ? pg_null_as : "\\\\N");
+	if (apg_op_begin(op, pgsql, co) != APG_DONE) {
+		efree(query);
+		return APG_RAISED;
+	}
+	*begun = true;
+	PGresult *pgsql_result = NULL;
+	apg_cmd cmd = {.kind = APG_CMD_QUERY, .text = query};
+	apg_status st = apg_exec(op, &cmd, &pgsql_result);
+	efree(query);
+	if (st == APG_RAISED) {
+		PQclear(pgsql_result);
+		return st;
+	}
+	/* As PHP does: without a result the status is the connection's. */
+	ExecStatusType status = pgsql_result ? PQresultStatus(pgsql_result) : (ExecStatusType) PQstatus(pgsql);
+	bool had_result = pgsql_result != NULL;
+	PQclear(pgsql_result);
+	if (status != (from ? PGRES_COPY_IN : PGRES_COPY_OUT)) {
+		apg_copy_error("Copy command failed: %s", pgsql);
+		return APG_DONE;
+	}
+	*copying = had_result;   /* PHP returns false, silently, without one */
+	return APG_DONE;
+}
+
 /* pg_copy_from(PgSql\Connection $connection, string $table_name, array $rows, string $separator = "\t", string $null_as = "\\\\N"): bool */
 static ZEND_NAMED_FUNCTION(apg_pg_copy_from)
 {
@@ -62,60 +117,26 @@ static ZEND_NAMED_FUNCTION(apg_pg_copy_from)
 	zend_string *pg_delimiter = NULL;
 	char *pg_null_as = NULL;
 	size_t pg_null_as_len;
-	bool pg_null_as_free = false;
-	char *query;
 
 	if (zend_parse_parameters(ZEND_NUM_ARGS(), "OPa|Ss", &pgsql_link, apg_link_ce,
 			&table_name, &pg_rows, &pg_delimiter, &pg_null_as, &pg_null_as_len) == FAILURE) {
 		RETURN_THROWS();
 	}
-	apg_link *link = apg_link_from_obj(Z_OBJ_P(pgsql_link));
-	if (link->conn == NULL) {
-		zend_throw_error(NULL, "PostgreSQL connection has already been closed");
-		RETURN_THROWS();
-	}
-	PGconn *pgsql = link->conn;
-	if (!pg_delimiter) {
-		pg_delimiter = ZSTR_CHAR('\t');
-	} else if (ZSTR_LEN(pg_delimiter) != 1) {
-		zend_argument_value_error(4, "must be one character");
-		RETURN_THROWS();
-	}
-	if (!pg_null_as) {
-		pg_null_as = estrdup("\\\\N");
-		pg_null_as_free = true;
-	}
-	spprintf(&query, 0, "COPY %s FROM STDIN DELIMITER E'%c' NULL AS E'%s'", ZSTR_VAL(table_name), *ZSTR_VAL(pg_delimiter), pg_null_as);
-	if (pg_null_as_free) {
-		efree(pg_null_as);
-	}
-
 	apg_op op;
-	if (apg_op_begin(&op, pgsql, co) != APG_DONE) {
-		efree(query);
+	bool begun, copying;
+	apg_status st = apg_copy_start(&op, co, pgsql_link, table_name, pg_delimiter, 4, pg_null_as, true,
+		&begun, &copying);
+	if (!begun) {
 		RETURN_THROWS();
 	}
-	PGresult *pgsql_result = NULL;
-	apg_cmd cmd = {.kind = APG_CMD_QUERY, .text = query};
-	apg_status st = apg_exec(&op, &cmd, &pgsql_result);
-	efree(query);
 	if (st == APG_RAISED) {
 		goto out;
 	}
-	ExecStatusType status = pgsql_result ? PQresultStatus(pgsql_result) : (ExecStatusType) PQstatus(pgsql);
-	if (status != PGRES_COPY_IN) {
-		PQclear(pgsql_result);
-		pgsql_result = NULL;
-		apg_copy_error("Copy command failed: %s", pgsql);
+	if (!copying) {
 		RETVAL_FALSE;
 		goto out;
 	}
-	if (!pgsql_result) {
-		RETVAL_FALSE;
-		goto out;
-	}
-	PQclear(pgsql_result);
-	pgsql_result = NULL;
+	PGconn *pgsql = op.conn;
 	apg_op_sending(&op);
 	ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(pg_rows), value) {
 		zend_string *tmp = zval_try_get_string(value);
@@ -186,7 +207,6 @@ static ZEND_NAMED_FUNCTION(apg_pg_copy_from)
 		RETVAL_TRUE;
 	}
 out:
-	PQclear(pgsql_result);
 	apg_op_end(&op, 0);
 	if (st == APG_RAISED) {
 		zval_ptr_dtor(return_value);
@@ -207,60 +227,26 @@ static ZEND_NAMED_FUNCTION(apg_pg_copy_to)
 	zend_string *pg_delimiter = NULL;
 	char *pg_null_as = NULL;
 	size_t pg_null_as_len = 0;
-	bool free_pg_null = false;
-	char *query;
 
 	if (zend_parse_parameters(ZEND_NUM_ARGS(), "OP|Ss", &pgsql_link, apg_link_ce,
 			&table_name, &pg_delimiter, &pg_null_as, &pg_null_as_len) == FAILURE) {
 		RETURN_THROWS();
 	}
-	apg_link *link = apg_link_from_obj(Z_OBJ_P(pgsql_link));
-	if (link->conn == NULL) {
-		zend_throw_error(NULL, "PostgreSQL connection has already been closed");
-		RETURN_THROWS();
-	}
-	PGconn *pgsql = link->conn;
-	if (!pg_delimiter) {
-		pg_delimiter = ZSTR_CHAR('\t');
-	} else if (ZSTR_LEN(pg_delimiter) != 1) {
-		zend_argument_value_error(3, "must be one character");
-		RETURN_THROWS();
-	}
-	if (!pg_null_as) {
-		pg_null_as = estrdup("\\\\N");
-		free_pg_null = true;
-	}
-	spprintf(&query, 0, "COPY %s TO STDOUT DELIMITER E'%c' NULL AS E'%s'", ZSTR_VAL(table_name), *ZSTR_VAL(pg_delimiter), pg_null_as);
-	if (free_pg_null) {
-		efree(pg_null_as);
-	}
-
 	apg_op op;
-	if (apg_op_begin(&op, pgsql, co) != APG_DONE) {
-		efree(query);
+	bool begun, copying;
+	apg_status st = apg_copy_start(&op, co, pgsql_link, table_name, pg_delimiter, 3, pg_null_as, false,
+		&begun, &copying);
+	if (!begun) {
 		RETURN_THROWS();
 	}
-	PGresult *pgsql_result = NULL;
-	apg_cmd cmd = {.kind = APG_CMD_QUERY, .text = query};
-	apg_status st = apg_exec(&op, &cmd, &pgsql_result);
-	efree(query);
 	if (st == APG_RAISED) {
 		goto out;
 	}
-	ExecStatusType status = pgsql_result ? PQresultStatus(pgsql_result) : (ExecStatusType) PQstatus(pgsql);
-	if (status != PGRES_COPY_OUT) {
-		PQclear(pgsql_result);
-		pgsql_result = NULL;
-		apg_copy_error("Copy command failed: %s", pgsql);
+	if (!copying) {
 		RETVAL_FALSE;
 		goto out;
 	}
-	if (!pgsql_result) {
-		RETVAL_FALSE;
-		goto out;
-	}
-	PQclear(pgsql_result);
-	pgsql_result = NULL;
+	PGconn *pgsql = op.conn;
 	array_init(return_value);
 	for (;;) {
 		char *csv = NULL;
@@ -293,7 +279,6 @@ static ZEND_NAMED_FUNCTION(apg_pg_copy_to)
 	bool unused = false;
 	st = apg_copy_finish(&op, false, &unused);
 out:
-	PQclear(pgsql_result);
 	apg_op_end(&op, 0);
 	if (st == APG_RAISED) {
 		zval_ptr_dtor(return_value);

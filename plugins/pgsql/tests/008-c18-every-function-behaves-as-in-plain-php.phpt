@@ -67,6 +67,13 @@ function exercise(string $tag): string
     var_dump(pg_copy_to($a, "t", ",", "NULL"));
     var_dump(pg_copy_from($a, "t", ["bad row"]));
     var_dump(pg_copy_to($a, "nosuch"));
+    foreach ([fn () => pg_copy_from($a, "t", [], ",,"), fn () => pg_copy_to($a, "t", "")] as $bad) {
+        try {
+            $bad();
+        } catch (ValueError $e) {
+            echo get_class($e), ": ", $e->getMessage(), "\n";
+        }
+    }
     var_dump(pg_fetch_result(pg_query($a, "SELECT count(*) FROM t"), 0, 0));
 
     pg_query($a, "BEGIN");
@@ -252,6 +259,8 @@ bool(false)
 
 Warning: pg_copy_to(): Copy command failed: ERROR:  relation "nosuch" does not exist in %s on line %d
 bool(false)
+ValueError: pg_copy_from(): Argument #4 ($separator) must be one character
+ValueError: pg_copy_to(): Argument #3 ($separator) must be one character
 string(1) "5"
 int(12)
 string(12) "large object"
