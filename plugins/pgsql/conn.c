@@ -247,6 +247,32 @@ void apg_conn_request_shutdown(void)
 	}
 }
 
+/* What the end of a wait (rc and err from tasync_await_fd or
+ * tasync_offload) means for an operation. A cancellation is kept for
+ * apg_settle, to be raised once the connection is in sync again; a second
+ * one while draining gives up on the drain: both APG_CANCELLED. A host
+ * exception: APG_RAISED. Otherwise APG_DONE with *rc set to
+ * tasync_wait_end's code. */
+static apg_status apg_wait_outcome(apg_op *op, int *rc, void *err)
+{
+	if (*rc == -ECANCELED) {
+		if (op->cancel_err == NULL && !op->cancelling) {
+			op->cancel_err = err;
+			op->cancelling = true;
+		} else {
+			tasync_error_release(op->rt, err);
+			op->second_cancel = true;
+		}
+		return APG_CANCELLED;
+	}
+	*rc = tasync_wait_end(op->rt, *rc, err);
+	if (*rc == TASYNC_EHOST_RAISED) {
+		op->raised = true;
+		return APG_RAISED;
+	}
+	return APG_DONE;
+}
+
 /* -------------------------------------------------------------- waits */
 
 /*
@@ -285,22 +311,9 @@ static apg_status apg_wait(apg_op *op, unsigned events, uint64_t deadline, bool 
 	void *err = NULL;
 	int rc = tasync_await_fd(op->rt, fd, events, timeout, &revents, &err);
 	tasync_awaitable_release(timeout);
-	if (rc == -ECANCELED) {
-		if (op->cancel_err == NULL && !op->cancelling) {
-			/* Kept for apg_settle, once the connection is in sync again. */
-			op->cancel_err = err;
-			op->cancelling = true;
-		} else {
-			/* A second cancellation while draining: give up on the drain. */
-			tasync_error_release(op->rt, err);
-			op->second_cancel = true;
-		}
-		return APG_CANCELLED;
-	}
-	rc = tasync_wait_end(op->rt, rc, err);
-	if (rc == TASYNC_EHOST_RAISED) {
-		op->raised = true;
-		return APG_RAISED;
+	apg_status st = apg_wait_outcome(op, &rc, err);
+	if (st != APG_DONE) {
+		return st;
 	}
 	if (rc == TASYNC_EAWAIT_CANCELLED) {
 		*timed_out = true;
@@ -332,21 +345,10 @@ apg_status apg_offload(apg_op *op, void (*fn)(void *data), void *data)
 {
 	void *err = NULL;
 	int rc = tasync_offload(op->rt, fn, data, NULL, &err);
-	if (rc == -ECANCELED) {
-		/* fn has run or never will; the cancellation is for the caller. */
-		if (op->cancel_err == NULL && !op->cancelling) {
-			op->cancel_err = err;
-			op->cancelling = true;
-		} else {
-			tasync_error_release(op->rt, err);
-			op->second_cancel = true;
-		}
-		return APG_CANCELLED;
-	}
-	rc = tasync_wait_end(op->rt, rc, err);
-	if (rc == TASYNC_EHOST_RAISED) {
-		op->raised = true;
-		return APG_RAISED;
+	/* On a cancellation fn has run or never will; it is the caller's. */
+	apg_status st = apg_wait_outcome(op, &rc, err);
+	if (st != APG_DONE) {
+		return st;
 	}
 	return rc == 0 ? APG_DONE : APG_CANCELLED;
 }
