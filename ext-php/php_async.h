@@ -32,7 +32,9 @@
 
 #include <tasync/tasync.h>
 
-#define PHP_ASYNC_VERSION "0.1.0"
+/* The extension is released with the core: its version is the one of the
+ * tasync headers it is built against (tasync/version.h owns it). */
+#define PHP_ASYNC_VERSION TASYNC_VERSION_STRING
 
 extern zend_module_entry async_module_entry;
 #define phpext_async_ptr &async_module_entry
