@@ -64,6 +64,7 @@ TASYNC_API tasync_context_t *tasync_context_parent(const tasync_context_t *ctx);
  * references. A reference to a coroutine's context is not a handle on the
  * coroutine's outcome (rule S10, runtime.h). Since: ABI 1.0. */
 TASYNC_API void tasync_context_retain(tasync_context_t *ctx);
+/* Drops a tasync_context_retain reference. Since: ABI 1.0. */
 TASYNC_API void tasync_context_release(tasync_context_t *ctx);
 
 /*
