@@ -21,7 +21,7 @@
  *   io_*.c         rule C18: blocking PHP functions suspend only the
  *                  calling coroutine (php_async_io.h)
  *
- * The semantic rules (DESIGN.md section 5) live in the core; this extension
+ * The semantic rules (docs/rules.md) live in the core; this extension
  * maps PHP values, classes and the Zend executor onto it.
  */
 #ifndef PHP_ASYNC_H

@@ -1,5 +1,5 @@
 /*
- * tasync/await_many.h - awaiting many awaitables at once (DESIGN.md 5.4,
+ * tasync/await_many.h - awaiting many awaitables at once (docs/rules.md,
  * rule G2): the one primitive behind the await_all / await_any /
  * first-success / any-of-N combinators of every host, and behind the
  * all() / race() / any() awaitables of task groups (group.h).

@@ -1,5 +1,5 @@
 /*
- * tasync/context.h - contexts (DESIGN.md 5.3, rules X1 and X2): key/value
+ * tasync/context.h - contexts (docs/rules.md, rules X1 and X2): key/value
  * slots whose lifetime is tied to a scope or a coroutine.
  *
  * Every scope owns a context whose parent is its parent scope's context: the

@@ -1,5 +1,5 @@
 /*
- * tasync/group.h - task groups (DESIGN.md 5.4, rule G1): a scope with
+ * tasync/group.h - task groups (docs/rules.md, rule G1): a scope with
  * results.
  *
  * A group owns a scope (a child of the scope given at creation) and records

@@ -1,5 +1,5 @@
 /*
- * tasync/scope.h - structured concurrency: the scope tree (DESIGN.md 5.2,
+ * tasync/scope.h - structured concurrency: the scope tree (docs/rules.md,
  * rules S1-S15), protect sections (C20) and completion callbacks (C11, S12).
  *
  * Every coroutine belongs to exactly one scope. The runtime owns a global
