@@ -21,7 +21,7 @@
  *   io_*.c         rule C18: blocking PHP functions suspend only the
  *                  calling coroutine (php_async_io.h)
  *
- * The semantic rules (DESIGN.md section 5) live in the core; this extension
+ * The semantic rules (docs/rules.md) live in the core; this extension
  * maps PHP values, classes and the Zend executor onto it.
  */
 #ifndef PHP_ASYNC_H
@@ -32,7 +32,9 @@
 
 #include <tasync/tasync.h>
 
-#define PHP_ASYNC_VERSION "0.1.0"
+/* The extension is released with the core: its version is the one of the
+ * tasync headers it is built against (tasync/version.h owns it). */
+#define PHP_ASYNC_VERSION TASYNC_VERSION_STRING
 
 extern zend_module_entry async_module_entry;
 #define phpext_async_ptr &async_module_entry

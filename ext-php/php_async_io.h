@@ -1,5 +1,5 @@
 /*
- * php_async_io.h - transparent concurrency (DESIGN.md section 4, rule C18):
+ * php_async_io.h - transparent concurrency (docs/php.md, rule C18):
  * blocking PHP functions called inside a coroutine suspend only that
  * coroutine. Shared declarations of the io_*.c files:
  *

@@ -1,6 +1,6 @@
 /*
  * scope.c - Async\Scope and Async\ScopeProvider over the core's scope tree
- * (api/include/tasync/scope.h; DESIGN.md 5.2, rules S1-S15). The rules are
+ * (api/include/tasync/scope.h; docs/rules.md, rules S1-S15). The rules are
  * the core's: this file maps objects, callables and exceptions.
  *
  * Objects. A core scope has at most one Scope object at a time (its host

@@ -1,4 +1,4 @@
-// The table the backend exports, and ABI negotiation (DESIGN section 2,
+// The table the backend exports, and ABI negotiation (docs/backend-guide.md,
 // version.h): the tool derives tables of other shapes from the loaded one
 // and checks that the validation every host applies accepts and refuses
 // exactly what the rules say, and that an accepted copy drives the backend.

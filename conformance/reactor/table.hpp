@@ -1,6 +1,6 @@
 // Loading a backend shared object and validating its table, as the
 // conformance tool does it. The rules are the ones every host applies
-// (DESIGN section 2, reactor.h): same ABI major, a table at least as large as
+// (docs/backend-guide.md, reactor.h): same ABI major, a table at least as large as
 // an ABI 1.0 table, every entry TASYNC_BACKEND_ENTRIES calls required
 // present. The table is then
 // copied to the size these headers know, zero-filled past what the backend

@@ -84,6 +84,39 @@ TEST_F(Wakeup, G7_FdBecomingReadyEndsTheWait) {
     }
 }
 
+// loop_run's positive return (defined since ABI 1.2): the number of
+// callbacks the run made. A run that ended at its timeout or for a wakeup
+// made none and returns 0.
+TEST_F(Wakeup, G7_LoopRunReturnsHowManyCallbacksItMade) {
+    FdPair p1 = make_pipe(O_NONBLOCK);
+    FdPair p2 = make_pipe(O_NONBLOCK);
+    int calls = 0;
+    auto count = [](tasync_handle_t *, void *d, int, unsigned) { ++*static_cast<int *>(d); };
+    Handle a, b;
+    ASSERT_EQ(B().io_open(loop, p1.a, count, &calls, a.out()), 0);
+    ASSERT_EQ(B().io_open(loop, p2.a, count, &calls, b.out()), 0);
+    ASSERT_EQ(B().io_start(a, TASYNC_IO_READABLE), 0);
+    ASSERT_EQ(B().io_start(b, TASYNC_IO_READABLE), 0);
+    EXPECT_EQ(loop.run(10 * kMs), 0) << "loop_run that reached its timeout made a callback";
+    EXPECT_EQ(calls, 0);
+
+    ASSERT_EQ(put(p1.b), 1);
+    ASSERT_EQ(put(p2.b), 1);
+    // Level-triggered: each run reports what is ready, in one run or
+    // several; whatever the split, the returns add up to the callbacks.
+    int returned = 0;
+    for (int i = 0; i < 100 && calls < 2; i++) returned += loop.run(50 * kMs);
+    EXPECT_GE(calls, 2) << "the readable pipes were not reported";
+    EXPECT_EQ(returned, calls) << "loop_run's return is the number of callbacks it made";
+
+    ASSERT_EQ(B().io_stop(a), 0);
+    ASSERT_EQ(B().io_stop(b), 0);
+    const int before = calls;
+    ASSERT_EQ(B().loop_wakeup(loop), 0);
+    EXPECT_EQ(loop.run(kLong), 0) << "a wakeup is not a callback";
+    EXPECT_EQ(calls, before);
+}
+
 TEST_F(Wakeup, G7_WakeupFromAnotherThreadEndsTheWait) {
     for (int round = 0; round < 5; round++) {
         std::atomic<bool> sent{false};

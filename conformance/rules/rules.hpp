@@ -1,4 +1,4 @@
-// The semantic conformance suite (DESIGN.md section 5): every rule that is
+// The semantic conformance suite (docs/rules.md): every rule that is
 // not about PHP syntax, tested through the C ABI only (api/include/tasync),
 // against whichever backend $TASYNC_TEST_BACKEND names. Test names start
 // with the rule id they prove (S6_..., C14_..., X1_..., G1_...).

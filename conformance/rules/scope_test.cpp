@@ -617,7 +617,7 @@ TEST_F(Scope, S10_AnAwaitedCoroutinesErrorGoesToTheAwaiterOnly) {
     tasync_coroutine_release(co);
 }
 
-// Seed 003, "Error Handling in Scope" (with DESIGN's handler arguments).
+// Seed 003, "Error Handling in Scope" (with the handler arguments of docs/rules.md, S11).
 TEST_F(Scope, S10_TheExceptionHandlerMaySuppress_Seed) {
     ScopeRef s(scope());
     tasync_coroutine_t *failing = nullptr;

@@ -1,4 +1,4 @@
-// Child exits (DESIGN section 2 "Reactor contract"): the core watches them,
+// Child exits (docs/architecture.md, "Timers, signals and child exits"): the core watches them,
 // the same on every backend, through a pidfd where the kernel has
 // pidfd_open and through SIGCHLD otherwise; every test runs both ways (the
 // SIGCHLD path is forced for the second). Only the pids being waited for

@@ -1,4 +1,4 @@
-// DESIGN section 3: a process that forks keeps a working runtime in the
+// docs/architecture.md, "Fork": a process that forks keeps a working runtime in the
 // child (the reactor is re-created there, G11) or refuses clearly.
 //
 // The child reports through its exit code only (see child_failure).

@@ -1,4 +1,4 @@
-// Signals (DESIGN section 2 "Reactor contract", rule C26): the core's one
+// Signals (docs/architecture.md, "Timers, signals and child exits", rule C26): the core's one
 // process-wide registry, the same on every backend. A delivery reaches every
 // coroutine waiting for it, in every runtime of the process, whichever
 // thread the kernel picks; a handler installed before (PHP's pcntl one, for

@@ -9,7 +9,7 @@
 //   php -d extension=async.so examples/php/http_workers.php [--port=8080] [--workers=N]
 //
 // N defaults to the number of CPUs. It runs in the foreground, as systemd
-// (Type=simple, KillSignal=SIGTERM) and supervisord expect; see README.
+// (Type=simple, KillSignal=SIGTERM) and supervisord expect; see docs/php.md.
 // Both roles use Async\signal() (rule C26) to wait for their signals.
 declare(strict_types=1);
 

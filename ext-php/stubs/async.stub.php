@@ -1,7 +1,7 @@
 <?php
 
 /**
- * The functions of the True Async API (DESIGN.md section 5). Each maps onto
+ * The functions of the True Async API (docs/rules.md). Each maps onto
  * the tasync C ABI; the semantic rules live in the core.
  *
  * @generate-class-entries
@@ -83,7 +83,7 @@ function await_any_of_or_fail(int $count, iterable $triggers, ?Awaitable $cancel
 /** Suspends the current coroutine for $ms milliseconds; cancellable (C21). */
 function delay(int $ms): void {}
 
-/** Alias of Async\delay() (DESIGN 5.5). */
+/** Alias of Async\delay() (docs/rules.md, "Names and aliases"). */
 function sleep(int $ms): void {}
 
 /** An Awaitable that completes $ms milliseconds from now (C21). */
@@ -107,7 +107,7 @@ function signal(int $signo, ?Awaitable $cancellation = null): int {}
 /** The running coroutine; in the main flow, the main coroutine (C3). */
 function currentCoroutine(): Coroutine {}
 
-/** Alias of Async\currentCoroutine() (DESIGN 5.5). */
+/** Alias of Async\currentCoroutine() (docs/rules.md, "Names and aliases"). */
 function current_coroutine(): Coroutine {}
 
 /**
@@ -119,7 +119,7 @@ function current_coroutine(): Coroutine {}
 function getCoroutines(): array {}
 
 /**
- * Alias of Async\getCoroutines() (DESIGN 5.5).
+ * Alias of Async\getCoroutines() (docs/rules.md, "Names and aliases").
  *
  * @return array<int, Coroutine>
  */
@@ -141,13 +141,13 @@ function protect(\Closure $closure): mixed {}
  */
 function gracefulShutdown(?CancellationError $cancellationError = null): void {}
 
-/** Alias of Async\gracefulShutdown() (DESIGN 5.5). */
+/** Alias of Async\gracefulShutdown() (docs/rules.md, "Names and aliases"). */
 function graceful_shutdown(?CancellationError $cancellationError = null): void {}
 
 /** The context of the current scope (rule X2). */
 function currentContext(): Context {}
 
-/** Alias of Async\currentContext() (DESIGN 5.5). */
+/** Alias of Async\currentContext() (docs/rules.md, "Names and aliases"). */
 function current_context(): Context {}
 
 /**
@@ -156,13 +156,13 @@ function current_context(): Context {}
  */
 function coroutineContext(): Context {}
 
-/** Alias of Async\coroutineContext() (DESIGN 5.5). */
+/** Alias of Async\coroutineContext() (docs/rules.md, "Names and aliases"). */
 function coroutine_context(): Context {}
 
 /** The context of the global scope, the root of every context (rule X2). */
 function rootContext(): Context {}
 
-/** Alias of Async\rootContext() (DESIGN 5.5). */
+/** Alias of Async\rootContext() (docs/rules.md, "Names and aliases"). */
 function root_context(): Context {}
 
 /** Something that can be waited for. Implemented by internal classes only. */

@@ -2,7 +2,7 @@
 
 /**
  * Async\Context: key/value slots tied to a scope or a coroutine
- * (DESIGN.md 5.3, rules X1 and X2).
+ * (docs/rules.md, rules X1 and X2).
  *
  * @generate-class-entries
  */

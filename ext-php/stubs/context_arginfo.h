@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: e1a93d1aadff2c927864cdd2af973c8730d12874 */
+ * Stub hash: 14df631110d1a979ae3ae98be010c39d5a63ac45 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Async_Context___construct, 0, 0, 0)
 ZEND_END_ARG_INFO()

@@ -67,7 +67,7 @@ final class Coroutine implements FutureLike
      */
     public function onFinally(callable $callback): void {}
 
-    /** Alias of onFinally() (DESIGN 5.5). */
+    /** Alias of onFinally() (docs/rules.md, "Names and aliases"). */
     public function finally(callable $callback): void {}
 
     /**

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: b20665f5029c282bf8cc74e558f3222966f2e4fc */
+ * Stub hash: 31eb67bd4eb2ec6f9cdf5c919ba0df83757760e4 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Async_Coroutine___construct, 0, 0, 0)
 ZEND_END_ARG_INFO()

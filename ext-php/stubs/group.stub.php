@@ -1,7 +1,7 @@
 <?php
 
 /**
- * Async\TaskGroup: a scope with results (DESIGN.md 5.4, rule G1).
+ * Async\TaskGroup: a scope with results (docs/rules.md, rule G1).
  *
  * @generate-class-entries
  */
@@ -85,7 +85,7 @@ final class TaskGroup implements \IteratorAggregate, \Countable, ScopeProvider
      */
     public function finally(\Closure $callback): void {}
 
-    /** Alias of finally() (DESIGN 5.5). */
+    /** Alias of finally() (docs/rules.md, "Names and aliases"). */
     public function onFinally(\Closure $callback): void {}
 
     public function getIterator(): \Iterator {}

@@ -1,7 +1,7 @@
 <?php
 
 /**
- * Async\Scope: structured concurrency (DESIGN.md 5.2, rules S1-S15). Each
+ * Async\Scope: structured concurrency (docs/rules.md, rules S1-S15). Each
  * object stands for one scope of the core; the rules are the core's.
  *
  * @generate-class-entries
@@ -81,7 +81,7 @@ final class Scope implements ScopeProvider
     /** Runs $callback($scope) in a coroutine when the scope completes (S12). */
     public function onFinally(callable $callback): void {}
 
-    /** Alias of onFinally() (DESIGN 5.5). */
+    /** Alias of onFinally() (docs/rules.md, "Names and aliases"). */
     public function finally(callable $callback): void {}
 
     /** @return array<int, Scope> */

@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: 40919a228d0002356ad48ab171743c572ff88b93 */
+ * Stub hash: a1a0737342454f12d21b5b90ae18882d71676926 */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Async_Scope___construct, 0, 0, 0)
 ZEND_END_ARG_INFO()

@@ -1,5 +1,5 @@
 /*
- * tasync/await_many.h - awaiting many awaitables at once (DESIGN.md 5.4,
+ * tasync/await_many.h - awaiting many awaitables at once (docs/rules.md,
  * rule G2): the one primitive behind the await_all / await_any /
  * first-success / any-of-N combinators of every host, and behind the
  * all() / race() / any() awaitables of task groups (group.h).
@@ -147,9 +147,10 @@ TASYNC_API int tasync_await_many_wait(tasync_runtime_t *rt, tasync_await_many_t 
  */
 TASYNC_API tasync_awaitable_t *tasync_await_many_awaitable(tasync_await_many_t *set);
 
-/* Items added so far, and how many of them were taken (completed before
- * the decision, or so far while undecided). Since: ABI 1.2. */
+/* Items added so far. Since: ABI 1.2. */
 TASYNC_API size_t tasync_await_many_count(const tasync_await_many_t *set);
+/* How many items were taken: completed before the decision, or so far
+ * while undecided. Since: ABI 1.2. */
 TASYNC_API size_t tasync_await_many_taken_count(const tasync_await_many_t *set);
 
 /*

@@ -1,5 +1,5 @@
 /*
- * tasync/context.h - contexts (DESIGN.md 5.3, rules X1 and X2): key/value
+ * tasync/context.h - contexts (docs/rules.md, rules X1 and X2): key/value
  * slots whose lifetime is tied to a scope or a coroutine.
  *
  * Every scope owns a context whose parent is its parent scope's context: the
@@ -64,6 +64,7 @@ TASYNC_API tasync_context_t *tasync_context_parent(const tasync_context_t *ctx);
  * references. A reference to a coroutine's context is not a handle on the
  * coroutine's outcome (rule S10, runtime.h). Since: ABI 1.0. */
 TASYNC_API void tasync_context_retain(tasync_context_t *ctx);
+/* Drops a tasync_context_retain reference. Since: ABI 1.0. */
 TASYNC_API void tasync_context_release(tasync_context_t *ctx);
 
 /*

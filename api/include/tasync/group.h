@@ -1,5 +1,5 @@
 /*
- * tasync/group.h - task groups (DESIGN.md 5.4, rule G1): a scope with
+ * tasync/group.h - task groups (docs/rules.md, rule G1): a scope with
  * results.
  *
  * A group owns a scope (a child of the scope given at creation) and records
@@ -123,6 +123,8 @@ TASYNC_API int tasync_group_create(tasync_runtime_t *rt, const tasync_group_opti
  * start).
  */
 TASYNC_API void tasync_group_retain(tasync_group_t *group);
+/* Drops a reference, see tasync_group_retain. NULL is a no-op.
+ * Since: ABI 1.0. */
 TASYNC_API void tasync_group_release(tasync_group_t *group);
 
 /*
@@ -175,7 +177,8 @@ TASYNC_API void tasync_group_suppress_errors(tasync_group_t *group);
 TASYNC_API int tasync_group_await_completion(tasync_runtime_t *rt, tasync_group_t *group,
                                              tasync_awaitable_t *cancellation, void **out_error);
 
-/* The group's scope (borrowed): cancel or dispose it to stop the group. */
+/* The group's scope (borrowed): cancel or dispose it to stop the group.
+ * Since: ABI 1.0. */
 TASYNC_API tasync_scope_t *tasync_group_scope(const tasync_group_t *group);
 
 /*
@@ -184,7 +187,7 @@ TASYNC_API tasync_scope_t *tasync_group_scope(const tasync_group_t *group);
  * task->scope is ignored. Fails with -EEXIST (and an AsyncException-kind
  * error) for a key already used, TASYNC_ESCOPE_CLOSED when the group or its
  * scope is closed. *out (may be NULL) receives a new reference.
- * With a queue limit (Since: ABI 1.2): while the task would be held back
+ * With a queue limit (since ABI 1.2): while the task would be held back
  * and queue_limit tasks already are, suspends the calling coroutine until
  * one of them got a slot; fails with -EAGAIN outside a coroutine, or with
  * the codes of tasync_await when the caller is cancelled meanwhile.
@@ -193,8 +196,9 @@ TASYNC_API tasync_scope_t *tasync_group_scope(const tasync_group_t *group);
 TASYNC_API int tasync_group_spawn(tasync_group_t *group, const tasync_group_key_t *key,
                                   const tasync_spawn_options_t *task, tasync_coroutine_t **out, void **out_error);
 
-/* Tasks spawned so far, and how many of them completed. Since: ABI 1.0. */
+/* Tasks spawned so far. Since: ABI 1.0. */
 TASYNC_API size_t tasync_group_count(const tasync_group_t *group);
+/* How many of the tasks spawned so far completed. Since: ABI 1.0. */
 TASYNC_API size_t tasync_group_completed_count(const tasync_group_t *group);
 
 /*
@@ -210,7 +214,9 @@ TASYNC_API int tasync_group_all(tasync_group_t *group, tasync_awaitable_t **out)
 /* all() that completes with build_results' value even when tasks failed
  * (the errors stay readable with tasync_group_entry). Since: ABI 1.2. */
 TASYNC_API int tasync_group_all_ignoring_errors(tasync_group_t *group, tasync_awaitable_t **out);
+/* race(), as described above; a new reference. Since: ABI 1.0. */
 TASYNC_API int tasync_group_race(tasync_group_t *group, tasync_awaitable_t **out);
+/* any(), as described above; a new reference. Since: ABI 1.0. */
 TASYNC_API int tasync_group_any(tasync_group_t *group, tasync_awaitable_t **out);
 
 /*

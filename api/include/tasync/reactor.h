@@ -268,9 +268,12 @@ typedef struct tasync_backend {
      * closed fd, G10). Required. Since: ABI 1.0. */
     int (*io_open)(tasync_loop_t *loop, int fd, tasync_io_cb cb, void *data, tasync_handle_t **out);
     /* Sets the interest (tasync_io_event_t bits; 0 stops), see G4 and G5.
-     * Required. Since: ABI 1.0. */
+     * Returns 0, -ENOTSUP for TASYNC_IO_PRIORITY without
+     * TASYNC_CAP_PRIORITY, or another negative error (the fd cannot be
+     * watched). Required. Since: ABI 1.0. */
     int (*io_start)(tasync_handle_t *io, unsigned events);
-    /* Stops reporting until io_start again. Required. Since: ABI 1.0. */
+    /* Stops reporting until io_start again. Returns 0 or a negative error.
+     * Required. Since: ABI 1.0. */
     int (*io_stop)(tasync_handle_t *io);
 
     /* Closes any handle (G3). NULL is a no-op. Required. Since: ABI 1.0. */
@@ -281,16 +284,21 @@ typedef struct tasync_backend {
     int (*signal_open)(tasync_loop_t *loop, int signum, tasync_signal_cb cb, void *data, tasync_handle_t **out);
     int (*child_open)(tasync_loop_t *loop, int pid, tasync_child_cb cb, void *data, tasync_handle_t **out);
 
-    /* TASYNC_CAP_COMPLETION: submits a completion operation (G9); -EINVAL,
-     * without a callback, for an opcode not in op_mask. Optional.
-     * Since: ABI 1.0. */
+    /* TASYNC_CAP_COMPLETION: submits a completion operation (G9). Returns 0
+     * (the callback will run exactly once), -EINVAL for an opcode not in
+     * op_mask, or another negative error; no callback runs after an error.
+     * Optional. Since: ABI 1.0. */
     int (*op_submit)(tasync_loop_t *loop, tasync_op_t *op);
     /* TASYNC_CAP_COMPLETION: asks an in-flight op to finish with -ECANCELED
-     * (G9). Optional. Since: ABI 1.0. */
+     * (G9). Returns 0 when the request was made, or -ENOENT / -EALREADY when
+     * the op is not in flight on this loop or is already finishing; in every
+     * case the op's callback runs exactly once, never inside op_cancel.
+     * Optional. Since: ABI 1.0. */
     int (*op_cancel)(tasync_loop_t *loop, tasync_op_t *op);
 
-    /* TASYNC_CAP_OFFLOAD: runs work on the backend's thread pool. Optional.
-     * Since: ABI 1.0. */
+    /* TASYNC_CAP_OFFLOAD: runs work on the backend's thread pool. Returns 0
+     * (done will run exactly once on the loop's thread) or a negative error
+     * (done never runs). Optional. Since: ABI 1.0. */
     int (*work_submit)(tasync_loop_t *loop, tasync_work_t *work);
     /* TASYNC_CAP_OFFLOAD: succeeds (0, done gets -ECANCELED) only if the
      * work has not started; otherwise -EBUSY. Optional. Since: ABI 1.0. */

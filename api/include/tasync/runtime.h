@@ -115,6 +115,12 @@ typedef struct tasync_backend_info {
     uint64_t op_mask;       /* opcodes it runs natively */
 } tasync_backend_info_t;
 
+/*
+ * Describes the backend the runtime loaded. The caller sets out->size; the
+ * core fills as much of the struct as both sides know. Returns 0, or -EINVAL
+ * when rt or out is NULL or out->size is too small for the size field.
+ * Since: ABI 1.0.
+ */
 TASYNC_API int tasync_runtime_backend_info(tasync_runtime_t *rt, tasync_backend_info_t *out);
 
 /* The backend's monotonic clock, in nanoseconds. Since: ABI 1.0. */
@@ -123,7 +129,9 @@ TASYNC_API uint64_t tasync_runtime_now(tasync_runtime_t *rt);
 /*
  * Runs cb(data) on the runtime's thread soon, outside any coroutine. cb must
  * not suspend; it may spawn, resume and complete futures. A posted callback
- * keeps the runtime alive until it has run. Thread-safe. Since: ABI 1.0.
+ * keeps the runtime alive until it has run. Returns 0, -EINVAL when rt or cb
+ * is NULL, or the error of the backend's loop_wakeup. Thread-safe.
+ * Since: ABI 1.0.
  */
 TASYNC_API int tasync_runtime_post(tasync_runtime_t *rt, void (*cb)(void *data), void *data);
 
@@ -133,16 +141,20 @@ TASYNC_API int tasync_runtime_post(tasync_runtime_t *rt, void (*cb)(void *data),
  * tasync_runtime_post. Each ref needs one unref. Thread-safe. Since: ABI 1.0.
  */
 TASYNC_API void tasync_runtime_ref(tasync_runtime_t *rt);
+/* Drops one tasync_runtime_ref. Thread-safe. Since: ABI 1.0. */
 TASYNC_API void tasync_runtime_unref(tasync_runtime_t *rt);
 
 /* Releases a value or error reference obtained from the runtime. NULL is a
  * no-op. Since: ABI 1.0. */
 TASYNC_API void tasync_value_release(tasync_runtime_t *rt, void *value);
+/* The same for an error reference. NULL is a no-op. Since: ABI 1.0. */
 TASYNC_API void tasync_error_release(tasync_runtime_t *rt, void *error);
 
 /*
  * Creates an error through the host's factory (new reference). Useful for
- * extensions that want to cancel with a specific message. Since: ABI 1.0.
+ * extensions that want to cancel with a specific message. kind is a
+ * tasync_error_kind_t (host.h); message NULL means "". Returns NULL when rt
+ * is NULL or the host's factory fails. Since: ABI 1.0.
  */
 TASYNC_API void *tasync_error_create(tasync_runtime_t *rt, int kind, const char *message);
 
@@ -204,21 +216,30 @@ TASYNC_API int tasync_spawn(tasync_runtime_t *rt, const tasync_spawn_options_t *
  * Future semantics (since ABI 1.2): while one is alive, an error the
  * coroutine ends with stays on it for later awaiters instead of flowing up
  * the scope tree (scope.h). Releasing the last one never runs host code: an
- * escalation it starts is queued.
+ * escalation it starts is queued. Takes a reference (a handle).
+ * Since: ABI 1.0 (the handle meaning: ABI 1.2).
  */
 TASYNC_API void tasync_coroutine_retain(tasync_coroutine_t *co);
 /* Drops a reference; NULL is a no-op. A coroutine lives while it runs or
- * waits, whatever its reference count. */
+ * waits, whatever its reference count. Since: ABI 1.0. */
 TASYNC_API void tasync_coroutine_release(tasync_coroutine_t *co);
 
 /* The running coroutine (the main coroutine outside spawned ones); borrowed.
- * NULL when called outside any coroutine (from a reactor callback). */
+ * NULL when called outside any coroutine (from a reactor callback).
+ * Since: ABI 1.0. */
 TASYNC_API tasync_coroutine_t *tasync_coroutine_current(tasync_runtime_t *rt);
 
+/* The runtime co belongs to. Since: ABI 1.0. */
 TASYNC_API tasync_runtime_t *tasync_coroutine_runtime(const tasync_coroutine_t *co);
+/* co's id, unique within its runtime; the main coroutine's is 0.
+ * Since: ABI 1.0. */
 TASYNC_API uint64_t tasync_coroutine_id(const tasync_coroutine_t *co);
+/* co's tasync_coroutine_flag_t bits. Since: ABI 1.0. */
 TASYNC_API uint32_t tasync_coroutine_flags(const tasync_coroutine_t *co);
+/* The host's pointer given at spawn (tasync_spawn_options_t.host_data), or
+ * the one set since; not owned by the core. Since: ABI 1.0. */
 TASYNC_API void *tasync_coroutine_host_data(const tasync_coroutine_t *co);
+/* Replaces co's host pointer. Since: ABI 1.0. */
 TASYNC_API void tasync_coroutine_set_host_data(tasync_coroutine_t *co, void *host_data);
 
 /*
@@ -230,12 +251,15 @@ TASYNC_API void tasync_coroutine_set_host_data(tasync_coroutine_t *co, void *hos
  */
 TASYNC_API int tasync_coroutine_set_high_priority(tasync_coroutine_t *co, int on);
 
-/* The coroutine as an awaitable (borrowed, lives as long as co). */
+/* The coroutine as an awaitable (borrowed, lives as long as co). Never NULL
+ * for a valid co. Since: ABI 1.0. */
 TASYNC_API tasync_awaitable_t *tasync_coroutine_awaitable(tasync_coroutine_t *co);
 
-/* From inside the coroutine: sets the value (retained) or error (retained)
- * it completes with. Calling again replaces. */
+/* From inside the coroutine: sets the value (retained) it completes with.
+ * Calling again replaces. Since: ABI 1.0. */
 TASYNC_API void tasync_coroutine_set_result(tasync_coroutine_t *self, void *value);
+/* From inside the coroutine: sets the error (retained) it completes with.
+ * Calling again replaces. Since: ABI 1.0. */
 TASYNC_API void tasync_coroutine_set_error(tasync_coroutine_t *self, void *error);
 
 /*
@@ -243,6 +267,8 @@ TASYNC_API void tasync_coroutine_set_error(tasync_coroutine_t *self, void *error
  * co is referenced. Returns TASYNC_EBAD_STATE if it has not completed.
  * Available to its finally callbacks (C11) before its awaiters resume.
  * Reading it does not observe the error (S10, tasync_awaitable_observe).
+ * Returns 0 otherwise (*error NULL when it completed with a value).
+ * Since: ABI 1.0.
  */
 TASYNC_API int tasync_coroutine_outcome(const tasync_coroutine_t *co, void **value, void **error);
 
@@ -274,15 +300,19 @@ TASYNC_API int tasync_coroutine_stack_bounds(const tasync_coroutine_t *co, void 
  */
 TASYNC_API int tasync_coroutine_repend_cancellation(tasync_coroutine_t *self);
 
-/* Spawn and last-suspend locations; zeroed when unknown. */
+/* Where co was spawned; zeroed when unknown. The strings are the host's
+ * (host.h, capture_location). Since: ABI 1.0. */
 TASYNC_API tasync_location_t tasync_coroutine_spawn_location(const tasync_coroutine_t *co);
+/* Where co last suspended; zeroed when unknown or never suspended.
+ * Since: ABI 1.0. */
 TASYNC_API tasync_location_t tasync_coroutine_suspend_location(const tasync_coroutine_t *co);
 
 /* ---------------------------------------------------------------- suspend */
 
 /*
  * Yields: the current coroutine goes to the back of the run queue (C2).
- * Returns 0, or -ECANCELED (with *out_error) if it was cancelled meanwhile.
+ * Returns 0, -ECANCELED (with *out_error) if it was cancelled meanwhile, or
+ * TASYNC_ENOT_IN_COROUTINE outside a coroutine. Since: ABI 1.0.
  */
 TASYNC_API int tasync_yield(tasync_runtime_t *rt, void **out_error);
 
@@ -290,22 +320,31 @@ TASYNC_API int tasync_yield(tasync_runtime_t *rt, void **out_error);
  * Parks the current coroutine until someone calls tasync_resume or
  * tasync_resume_error on it, or it is cancelled. Returns 0 and a new
  * reference in *out_value (may be NULL), TASYNC_EFAILED with *out_error
- * when resumed with an error, or -ECANCELED with *out_error.
+ * when resumed with an error, -ECANCELED with *out_error, or
+ * TASYNC_ENOT_IN_COROUTINE outside a coroutine. Since: ABI 1.0.
  */
 TASYNC_API int tasync_suspend(tasync_runtime_t *rt, void **out_value, void **out_error);
 
-/* Wakes a coroutine parked in tasync_suspend with a value or an error (both
- * retained). TASYNC_EBAD_STATE if it is not parked there. */
+/* Wakes a coroutine parked in tasync_suspend with a value (retained; may be
+ * NULL). Returns 0, or TASYNC_EBAD_STATE if it is not parked there.
+ * Since: ABI 1.0. */
 TASYNC_API int tasync_resume(tasync_coroutine_t *co, void *value);
+/* The same with an error (retained): its tasync_suspend returns
+ * TASYNC_EFAILED. Returns 0, -EINVAL when error is NULL, or
+ * TASYNC_EBAD_STATE. Since: ABI 1.0. */
 TASYNC_API int tasync_resume_error(tasync_coroutine_t *co, void *error);
 
 /* ----------------------------------------------------------------- awaiting */
 
+/* Takes a reference to aw (on a coroutine: a handle, see
+ * tasync_coroutine_retain). NULL is a no-op. Since: ABI 1.0. */
 TASYNC_API void tasync_awaitable_retain(tasync_awaitable_t *aw);
+/* Drops a reference; the last one frees aw. NULL is a no-op.
+ * Since: ABI 1.0. */
 TASYNC_API void tasync_awaitable_release(tasync_awaitable_t *aw);
 
 /* Nonzero once the awaitable has completed (a timeout has fired, a future is
- * resolved, a coroutine finished). */
+ * resolved, a coroutine finished); 0 for NULL. Since: ABI 1.0. */
 TASYNC_API int tasync_awaitable_is_completed(const tasync_awaitable_t *aw);
 
 /*
@@ -316,20 +355,28 @@ TASYNC_API int tasync_awaitable_is_completed(const tasync_awaitable_t *aw);
  * callbacks awaiting it gets its outcome at once. When cancellation (may be
  * NULL) completes first, returns TASYNC_EAWAIT_CANCELLED with an
  * AwaitCancelledException (C5) and what goes on. Awaiting oneself gives
- * TASYNC_ESELF_AWAIT (C6).
+ * TASYNC_ESELF_AWAIT (C6). Otherwise 0, or -ECANCELED when the caller is
+ * cancelled, TASYNC_ENOT_IN_COROUTINE outside a coroutine. Since: ABI 1.0.
  */
 TASYNC_API int tasync_await(tasync_runtime_t *rt, tasync_awaitable_t *what, tasync_awaitable_t *cancellation,
                             void **out_value, void **out_error);
 
-/* A single-assignment awaitable completed by the caller. New reference. */
+/* A single-assignment awaitable completed by the caller: a new reference in
+ * *out. rt NULL means the calling thread's. Returns 0, or -EINVAL (no
+ * runtime, out NULL). Since: ABI 1.0. */
 TASYNC_API int tasync_future_create(tasync_runtime_t *rt, tasync_awaitable_t **out);
-/* Completes a future with a value or error (retained). TASYNC_EBAD_STATE if
- * it is not a future or already completed. */
+/* Completes a future with a value (retained). Returns 0, or
+ * TASYNC_EBAD_STATE if it is not a future or already completed.
+ * Since: ABI 1.0. */
 TASYNC_API int tasync_future_resolve(tasync_awaitable_t *future, void *value);
+/* Completes a future with an error (retained). Returns as
+ * tasync_future_resolve. Since: ABI 1.0. */
 TASYNC_API int tasync_future_reject(tasync_awaitable_t *future, void *error);
 
-/* An awaitable that completes timeout_ns after creation (C21). New reference.
- * It does not keep the runtime alive by itself, only while awaited. */
+/* An awaitable that completes timeout_ns after creation (C21). New reference
+ * in *out. It does not keep the runtime alive by itself, only while awaited.
+ * rt NULL means the calling thread's. Returns 0, or -EINVAL (no runtime, out
+ * NULL). Since: ABI 1.0. */
 TASYNC_API int tasync_timeout_create(tasync_runtime_t *rt, uint64_t timeout_ns, tasync_awaitable_t **out);
 
 /*
@@ -341,14 +388,20 @@ TASYNC_API int tasync_timeout_create(tasync_runtime_t *rt, uint64_t timeout_ns, 
  */
 TASYNC_API int tasync_timeout_cancel(tasync_awaitable_t *timeout, void *error);
 
-/* Suspends for timeout_ns (C21). Cancellable like any suspension. */
+/* Suspends for timeout_ns (C21). Cancellable like any suspension. Returns 0
+ * once the time has passed, or what a wait returns (-ECANCELED,
+ * TASYNC_EAWAIT_CANCELLED, TASYNC_ENOT_IN_COROUTINE) with *out_error.
+ * Since: ABI 1.0. */
 TASYNC_API int tasync_delay(tasync_runtime_t *rt, uint64_t timeout_ns, tasync_awaitable_t *cancellation,
                             void **out_error);
 
 /*
  * Waits until fd is ready for events (tasync_io_event_t bits). Returns 0 and
- * the ready events in *revents, or an error code. Any number of coroutines
- * may wait on the same fd.
+ * the ready events in *revents, or an error code: -EBADF when the fd is
+ * forgotten meanwhile (tasync_fd_forget), the backend's error for an fd it
+ * cannot watch, or what a wait returns (-ECANCELED,
+ * TASYNC_EAWAIT_CANCELLED, TASYNC_ENOT_IN_COROUTINE). Any number of
+ * coroutines may wait on the same fd. Since: ABI 1.0.
  */
 TASYNC_API int tasync_await_fd(tasync_runtime_t *rt, int fd, unsigned events, tasync_awaitable_t *cancellation,
                                unsigned *revents, void **out_error);
@@ -356,11 +409,15 @@ TASYNC_API int tasync_await_fd(tasync_runtime_t *rt, int fd, unsigned events, ta
 /*
  * Tells the runtime that fd is about to be closed: coroutines waiting on it
  * are resumed with -EBADF and its reactor watch is removed. Call it before
- * close(fd) for any fd that was passed to tasync_await_fd.
+ * close(fd) for any fd that was passed to tasync_await_fd. Since: ABI 1.0.
  */
 TASYNC_API void tasync_fd_forget(tasync_runtime_t *rt, int fd);
 
-/* Waits for the next delivery of signum. */
+/* Waits for the next delivery of signum (rule C26; the core's signal
+ * registry, whatever the backend). Returns 0 for a delivery (one kept from
+ * before the call counts), -EINVAL for a signal that cannot be watched
+ * (SIGKILL, SIGSTOP, the fault signals, the C library's own), the error of
+ * installing the handler, or what a wait returns. Since: ABI 1.0. */
 TASYNC_API int tasync_await_signal(tasync_runtime_t *rt, int signum, tasync_awaitable_t *cancellation,
                                    void **out_error);
 
@@ -379,7 +436,11 @@ TASYNC_API int tasync_await_signal(tasync_runtime_t *rt, int signum, tasync_awai
  */
 TASYNC_API int tasync_signal_reclaim(int signum);
 
-/* Waits for child process pid to exit (the runtime reaps it). */
+/* Waits for child process pid to exit (the runtime reaps it) and reports
+ * its exit status or terminating signal (either pointer may be NULL; the
+ * status is -1 when something else, such as pcntl_waitpid, reaped it
+ * first). Returns 0, -EINVAL for pid <= 0, -ECHILD when pid is not a child of this
+ * process, or what a wait returns. Since: ABI 1.0. */
 TASYNC_API int tasync_await_child(tasync_runtime_t *rt, int pid, tasync_awaitable_t *cancellation,
                                   int *exit_status, int *term_signal, void **out_error);
 
@@ -406,7 +467,8 @@ TASYNC_API int tasync_await_child_exit(tasync_runtime_t *rt, int pid, tasync_awa
  * the core's) and suspends until it has run. A cancellation that arrives
  * before the work started removes it (-ECANCELED); once it runs, the
  * cancellation is delivered when it finishes, since data may live on the
- * caller's stack.
+ * caller's stack. Returns 0 once fn has run, or what a wait returns.
+ * Since: ABI 1.0.
  */
 TASYNC_API int tasync_offload(tasync_runtime_t *rt, void (*fn)(void *data), void *data,
                               tasync_awaitable_t *cancellation, void **out_error);
@@ -422,7 +484,7 @@ TASYNC_API int tasync_offload(tasync_runtime_t *rt, void (*fn)(void *data), void
  * (bytes, a new fd, or 0), short reads and writes included, or a negative
  * code (*out_error then holds an error object). A cancellation requested
  * while the kernel owns the buffer is delivered once the operation has
- * ended; a result that wins the race is returned, not lost.
+ * ended; a result that wins the race is returned, not lost. Since: ABI 1.0.
  */
 TASYNC_API int tasync_await_op(tasync_runtime_t *rt, tasync_op_t *op, tasync_awaitable_t *cancellation,
                                void **out_error);
@@ -479,6 +541,8 @@ typedef enum tasync_shutdown_phase {
  * is already running it does nothing. Returns 0. Since: ABI 1.0.
  */
 TASYNC_API int tasync_runtime_shutdown(tasync_runtime_t *rt, void *error);
+/* The runtime's tasync_shutdown_phase_t (TASYNC_SHUTDOWN_NONE for NULL).
+ * Since: ABI 1.0. */
 TASYNC_API int tasync_runtime_shutdown_phase(const tasync_runtime_t *rt);
 
 /*
@@ -586,12 +650,23 @@ typedef void (*tasync_timer_fn)(tasync_timer_t *timer, void *data);
  * Timers with a callback, kept in the core's timer heap (cheap to re-arm).
  * The callback runs outside any coroutine and must not suspend. A started
  * timer keeps the runtime alive unless tasync_timer_set_ref(t, 0).
+ * tasync_timer_create makes a stopped timer in *out (rt NULL: the calling
+ * thread's). Returns 0, or -EINVAL (no runtime, cb or out NULL).
+ * Since: ABI 1.0.
  */
 TASYNC_API int tasync_timer_create(tasync_runtime_t *rt, tasync_timer_fn cb, void *data, tasync_timer_t **out);
+/* (Re)arms t to fire after timeout_ns, then every repeat_ns when that is
+ * not 0. Returns 0, or -EINVAL (NULL, or destroyed in its callback).
+ * Since: ABI 1.0. */
 TASYNC_API int tasync_timer_start(tasync_timer_t *t, uint64_t timeout_ns, uint64_t repeat_ns);
+/* Disarms t (a stopped timer stays stopped). Returns 0, or -EINVAL for
+ * NULL. Since: ABI 1.0. */
 TASYNC_API int tasync_timer_stop(tasync_timer_t *t);
+/* Whether a started t keeps the runtime alive (nonzero, the default) or
+ * not. Since: ABI 1.0. */
 TASYNC_API void tasync_timer_set_ref(tasync_timer_t *t, int ref);
-/* Stops and frees; NULL is a no-op. Safe inside its own callback. */
+/* Stops and frees; NULL is a no-op. Safe inside its own callback.
+ * Since: ABI 1.0. */
 TASYNC_API void tasync_timer_destroy(tasync_timer_t *t);
 
 /* ------------------------------------- blocking functions of extensions */

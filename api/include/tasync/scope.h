@@ -1,5 +1,5 @@
 /*
- * tasync/scope.h - structured concurrency: the scope tree (DESIGN.md 5.2,
+ * tasync/scope.h - structured concurrency: the scope tree (docs/rules.md,
  * rules S1-S15), protect sections (C20) and completion callbacks (C11, S12).
  *
  * Every coroutine belongs to exactly one scope. The runtime owns a global
@@ -110,23 +110,31 @@ TASYNC_API tasync_scope_t *tasync_scope_parent(const tasync_scope_t *scope);
 
 /* Reference counting; release(NULL) is a no-op. Since: ABI 1.0. */
 TASYNC_API void tasync_scope_retain(tasync_scope_t *scope);
+/* Drops a tasync_scope_retain reference (rule S8 for the last one of a
+ * host object). NULL is a no-op. Since: ABI 1.0. */
 TASYNC_API void tasync_scope_release(tasync_scope_t *scope);
 
+/* The runtime the scope belongs to. Since: ABI 1.0. */
 TASYNC_API tasync_runtime_t *tasync_scope_runtime(const tasync_scope_t *scope);
 /* A unique id (the global scope is 0). Since: ABI 1.0. */
 TASYNC_API uint64_t tasync_scope_id(const tasync_scope_t *scope);
 /* tasync_scope_flag_t bits. Since: ABI 1.0. */
 TASYNC_API uint32_t tasync_scope_flags(const tasync_scope_t *scope);
-/* Where the scope was created, and where it was disposed (zeroed if not). */
+/* Where the scope was created (zeroed if unknown). Since: ABI 1.0. */
 TASYNC_API tasync_location_t tasync_scope_location(const tasync_scope_t *scope);
+/* Where the scope was disposed (zeroed if it was not). Since: ABI 1.0. */
 TASYNC_API tasync_location_t tasync_scope_dispose_location(const tasync_scope_t *scope);
-/* Unfinished coroutines of the subtree that are active / zombies (S9). */
+/* Unfinished coroutines of the subtree that are active (S9).
+ * Since: ABI 1.0. */
 TASYNC_API size_t tasync_scope_active_count(const tasync_scope_t *scope);
+/* Unfinished coroutines of the subtree that are zombies (S9).
+ * Since: ABI 1.0. */
 TASYNC_API size_t tasync_scope_zombie_count(const tasync_scope_t *scope);
 
 /* Opaque host pointer stored with the scope (e.g. the host's object), not
  * owned by the core. Since: ABI 1.0. */
 TASYNC_API void *tasync_scope_host_data(const tasync_scope_t *scope);
+/* Replaces the scope's host pointer. Since: ABI 1.0. */
 TASYNC_API void tasync_scope_set_host_data(tasync_scope_t *scope, void *host_data);
 
 /*
@@ -213,6 +221,7 @@ typedef int (*tasync_exception_handler_cb)(void *data, tasync_scope_t *scope, ta
  */
 TASYNC_API int tasync_scope_set_exception_handler(tasync_scope_t *scope, tasync_exception_handler_cb cb,
                                                   void *data, void (*release)(void *data));
+/* The child-scope handler, as above. Since: ABI 1.0. */
 TASYNC_API int tasync_scope_set_child_exception_handler(tasync_scope_t *scope, tasync_exception_handler_cb cb,
                                                         void *data, void (*release)(void *data));
 
@@ -255,6 +264,7 @@ TASYNC_API int tasync_coroutine_on_finally(tasync_coroutine_t *co, const tasync_
  * are the child scopes alive, in creation order. Since: ABI 1.0.
  */
 TASYNC_API size_t tasync_scope_coroutines(const tasync_scope_t *scope, tasync_coroutine_t **out, size_t cap);
+/* The child scopes, as above. Since: ABI 1.0. */
 TASYNC_API size_t tasync_scope_children(const tasync_scope_t *scope, tasync_scope_t **out, size_t cap);
 
 /*
@@ -279,6 +289,7 @@ TASYNC_API int tasync_coroutine_route_error(tasync_coroutine_t *self);
  * Since: ABI 1.0.
  */
 TASYNC_API int tasync_protect_begin(tasync_runtime_t *rt);
+/* Closes the innermost protect section, as above. Since: ABI 1.0. */
 TASYNC_API int tasync_protect_end(tasync_runtime_t *rt, void **out_error);
 
 TASYNC_EXTERN_C_END

@@ -1,7 +1,10 @@
 /*
- * tasync/version.h - the one header that owns the ABI version numbers.
+ * tasync/version.h - the one header that owns the version numbers: the
+ * project's release (TASYNC_VERSION_*) and the ABI's (TASYNC_ABI_VERSION_*).
+ * meson.build, the library's file version, the pkg-config file and the PHP
+ * extension's version all read them from here.
  *
- * Rules (DESIGN.md section 2):
+ * ABI rules (docs/rules.md, "The ABI and its versions"):
  *  - The major version changes only when an existing struct, table or function
  *    changes incompatibly. A core refuses a backend of another major version.
  *  - The minor version grows when something is appended: a member at the end
@@ -14,6 +17,21 @@
 #define TASYNC_VERSION_H
 
 #include <stdint.h>
+
+/*
+ * The release of the project these headers belong to (the core library, its
+ * backends and the PHP extension share it), as numbers and as a string such
+ * as "0.1.0". It says nothing about compatibility: the ABI numbers below do.
+ * Since: ABI 1.2.
+ */
+#define TASYNC_VERSION_MAJOR 0
+#define TASYNC_VERSION_MINOR 1
+#define TASYNC_VERSION_PATCH 0
+#define TASYNC_VERSION_STR_(x) #x
+#define TASYNC_VERSION_XSTR_(x) TASYNC_VERSION_STR_(x)
+#define TASYNC_VERSION_STRING                                                                                  \
+    TASYNC_VERSION_XSTR_(TASYNC_VERSION_MAJOR)                                                                  \
+    "." TASYNC_VERSION_XSTR_(TASYNC_VERSION_MINOR) "." TASYNC_VERSION_XSTR_(TASYNC_VERSION_PATCH)
 
 #define TASYNC_ABI_VERSION_MAJOR 1
 #define TASYNC_ABI_VERSION_MINOR 2
@@ -61,8 +79,9 @@ TASYNC_EXTERN_C_BEGIN
 TASYNC_API uint32_t tasync_core_abi_version(void);
 
 /*
- * Returns the core library's release string, e.g. "0.1.0". The pointer is
- * static. Thread-safe. Since: ABI 1.0.
+ * Returns the core library's release string, e.g. "0.1.0": the
+ * TASYNC_VERSION_STRING the library was built with, which may differ from the
+ * one a caller was compiled with. The pointer is static. Thread-safe. Since: ABI 1.0.
  */
 TASYNC_API const char *tasync_core_version_string(void);
 

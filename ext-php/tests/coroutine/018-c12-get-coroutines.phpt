@@ -1,7 +1,7 @@
 --TEST--
 Rule C12: getCoroutines() (alias get_coroutines) lists every unfinished coroutine, the main one first
 --DESCRIPTION--
-DESIGN.md says "all coroutines": the main flow is a coroutine (C3), so it is
+docs/rules.md says "all coroutines": the main flow is a coroutine (C3), so it is
 listed, first; then the spawned ones in spawn order.
 --FILE--
 <?php

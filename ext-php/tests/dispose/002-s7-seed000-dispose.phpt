@@ -1,7 +1,7 @@
 --TEST--
 Rule S7 (seed 000): dispose() cancels every unfinished coroutine, with a warning each
 --DESCRIPTION--
-The seed prints three "Coroutine is zombie" warnings for dispose(); DESIGN
+The seed prints three "Coroutine is zombie" warnings for dispose(); docs/rules.md
 S7 says dispose() cancels (no zombies) and warns about each unfinished
 coroutine: the two that are left, with the core's wording.
 --FILE--

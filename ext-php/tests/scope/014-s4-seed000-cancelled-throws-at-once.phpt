@@ -1,7 +1,7 @@
 --TEST--
 Rule S4 (seed 000): awaitCompletion() after cancel() throws the cancellation at once
 --DESCRIPTION--
-The seed catches (Exception $exception); DESIGN C9 makes CancellationError an
+The seed catches (Exception $exception); docs/rules.md (C9) makes CancellationError an
 \Error, so the test catches Async\CancellationError. The seed's task1/task2
 are defined here.
 --FILE--

@@ -1,5 +1,5 @@
 --TEST--
-Rule S4: awaitCompletion() requires an Awaitable cancellation (seed 003 calls it without one; DESIGN makes it mandatory)
+Rule S4: awaitCompletion() requires an Awaitable cancellation (seed 003 calls it without one; docs/rules.md makes it mandatory)
 --FILE--
 <?php
 $scope = new Async\Scope();

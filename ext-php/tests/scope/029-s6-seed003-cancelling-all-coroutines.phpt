@@ -4,7 +4,7 @@ Rule S6 (seed 003, "Cancelling All Coroutines in a Scope"): every coroutine of t
 The seed's periods (Async\sleep(1000) in the workers, 3000 ms in the main
 flow) become suspensions, so that how many times each worker runs does not
 depend on the machine's speed: the main flow lets them run three rounds.
-AsyncCancellation is the alias of CancellationError (DESIGN 5.5).
+AsyncCancellation is the alias of CancellationError (docs/rules.md, "Names and aliases").
 --FILE--
 <?php
 $scope = new Async\Scope();

@@ -1,7 +1,7 @@
 --TEST--
 Rule S10 (seed 000, "Exception Handling"): a handler set after spawn() but before the coroutine runs handles its error
 --DESCRIPTION--
-The seed's handler takes (Exception $e); DESIGN S11 fixes the signature to
+The seed's handler takes (Exception $e); docs/rules.md (S11) fixes the signature to
 (Scope $scope, Coroutine $coroutine, Throwable $e), used here.
 --FILE--
 <?php

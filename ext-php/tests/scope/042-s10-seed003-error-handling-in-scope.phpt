@@ -2,7 +2,7 @@
 Rule S10 (seed 003, "Error Handling in Scope"): the handler suppresses the error; the other coroutine is not cancelled
 --DESCRIPTION--
 The seed's handler takes (Throwable $e) and awaitCompletion() has no
-argument; DESIGN fixes the handler arguments to (Scope, Coroutine,
+argument; docs/rules.md (S11) fixes the handler arguments to (Scope, Coroutine,
 Throwable) and makes the cancellation argument mandatory (S4, S11).
 --FILE--
 <?php

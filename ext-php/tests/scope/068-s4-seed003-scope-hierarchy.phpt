@@ -1,7 +1,7 @@
 --TEST--
 Rule S4 (seed 003, "Scope Hierarchy"): a child scope created in a coroutine, awaited there; the main scope awaited by the main flow
 --DESCRIPTION--
-The seed calls awaitCompletion() without argument; DESIGN S4 makes the
+The seed calls awaitCompletion() without argument; docs/rules.md (S4) makes the
 cancellation argument mandatory.
 --FILE--
 <?php

@@ -3,7 +3,7 @@ Rule S4 (seed 003, "Scope Concept"): processUser() awaiting the scope it runs in
 --DESCRIPTION--
 The seed's processUser() uses the global $scope, runs inside it and awaits
 it: by S4 that throws AsyncException (it would deadlock). Written here with
-$scope passed in, and with a scope of its own as DESIGN intends; sendEmail()
+$scope passed in, and with a scope of its own as docs/rules.md intends; sendEmail()
 and friends are stand-ins. Async\Timeout is the class timeout() returns.
 --FILE--
 <?php

@@ -4,7 +4,7 @@ Rule C7/C9 (seed 001): suspend() is where the cancellation is thrown; catch (Exc
 Seed 001 expects "Caught exception: cancelled at ..." from a catch (Exception)
 block. Rule C9 says CancellationError extends \Error, not \Exception, so that
 block does not catch it: the coroutine ends as cancelled (rule C7) and prints
-nothing more. Following DESIGN.md.
+nothing more. Following docs/rules.md.
 --FILE--
 <?php
 use function Async\spawn;

@@ -1,5 +1,5 @@
 --TEST--
-DESIGN 5.5: every alias names the same class, interface, function or method
+docs/rules.md, "Names and aliases": every alias names the same class, interface, function or method
 --FILE--
 <?php
 $classes = [

@@ -1,5 +1,5 @@
 --TEST--
-DESIGN section 3: a process forked while coroutines wait in the reactor keeps a working runtime in the child; neither process disturbs the other's watches
+docs/architecture.md, "Fork": a process forked while coroutines wait in the reactor keeps a working runtime in the child; neither process disturbs the other's watches
 --SKIPIF--
 <?php if (!function_exists('pcntl_fork')) die('skip pcntl not available'); ?>
 --FILE--

@@ -1,5 +1,5 @@
 --TEST--
-DESIGN 5: the functions, interfaces and classes of the PHP surface exist with the RFC's signatures
+docs/rules.md: the functions, interfaces and classes of the PHP surface exist with the RFC's signatures
 --FILE--
 <?php
 foreach (['spawn', 'suspend', 'await', 'await_all', 'await_all_or_fail', 'await_any_or_fail', 'await_first_success',
