@@ -45,6 +45,38 @@ zif_handler async_io_hook(const char *name, zif_handler handler)
 	return h->original;
 }
 
+/*
+ * Functions that PHP declares as implementation aliases of a hooked one
+ * (gzclose() is fclose()'s handler under another name) get the hook too:
+ * their callers must not bypass it. Run after every hook is in place.
+ */
+static void io_hook_aliases(void)
+{
+	uint32_t hooked = io_hook_count;
+	for (uint32_t i = 0; i < hooked; i++) {
+		zend_function *fn = zend_hash_str_find_ptr(CG(function_table), io_hooks[i].name, strlen(io_hooks[i].name));
+		bool first = true;
+		for (uint32_t k = 0; k < i && first; k++) {
+			first = strcmp(io_hooks[k].name, io_hooks[i].name) != 0;
+		}
+		if (fn == NULL || fn->type != ZEND_INTERNAL_FUNCTION || !first) {
+			continue; /* a second hook of the same function chains to the first */
+		}
+		zend_string *key;
+		zend_function *other;
+		ZEND_HASH_MAP_FOREACH_STR_KEY_PTR(CG(function_table), key, other) {
+			if (other != fn && other->type == ZEND_INTERNAL_FUNCTION && key != NULL
+					&& other->internal_function.handler == io_hooks[i].original && io_hook_count < IO_HOOK_MAX) {
+				io_hook *h = &io_hooks[io_hook_count++];
+				h->name = ZSTR_VAL(key); /* interned, lives as long as the function */
+				h->original = other->internal_function.handler;
+				h->replacement = fn->internal_function.handler;
+				other->internal_function.handler = h->replacement;
+			}
+		} ZEND_HASH_FOREACH_END();
+	}
+}
+
 static void io_unhook_all(void)
 {
 	while (io_hook_count > 0) {
@@ -299,7 +331,8 @@ void async_io_busy_detach(async_io_busy *b)
 
 void async_io_busy_release(async_io_busy *b)
 {
-	if (b->users == 0 && b->reader == NULL && b->writer == NULL && b->changed == NULL && !b->failed) {
+	if (b->users == 0 && b->closers == 0 && b->reader == NULL && b->writer == NULL && b->changed == NULL
+			&& !b->failed) {
 		async_io_busy_detach(b);
 		efree(b);
 	}
@@ -341,6 +374,98 @@ async_io_status async_io_busy_wait(async_io_busy *b, uint64_t deadline, bool as_
 	}
 	tasync_awaitable_release(aw);
 	return st;
+}
+
+/* The caller is a PHP coroutine that may suspend here. */
+static bool io_busy_may_wait(void)
+{
+	tasync_runtime_t *rt = ASYNC_G(rt);
+	tasync_coroutine_t *self = rt != NULL ? tasync_coroutine_current(rt) : NULL;
+	return self != NULL && tasync_coroutine_host_data(self) != NULL && !zend_fiber_switch_blocked()
+		&& EG(exception) == NULL;
+}
+
+bool async_io_busy_drain(async_io_busy *b)
+{
+	b->closing = true;
+	async_io_busy_signal(b);
+	if (b->users == 0) {
+		return true;
+	}
+	if (!io_busy_may_wait()) {
+		return false;
+	}
+	tasync_runtime_t *rt = ASYNC_G(rt);
+	tasync_coroutine_t *self = tasync_coroutine_current(rt);
+	/* The stream cannot be freed under the users, so this wait is not
+	 * interrupted by the closer's cancellation: it is held back as in a
+	 * protect section (C20) and pending again once the close is done. A
+	 * wait that ends anyway (the forced phase of shutdown, the deadlock
+	 * breaker wake the users the same way) yields to them and goes on. */
+	b->closers++;
+	tasync_protect_begin(rt);
+	while (b->users > 0) {
+		if (b->changed == NULL && tasync_future_create(rt, &b->changed) != 0) {
+			b->changed = NULL;
+			tasync_yield(rt, NULL);
+		} else {
+			tasync_awaitable_t *aw = b->changed;
+			tasync_awaitable_retain(aw);
+			void *value = NULL, *err = NULL;
+			int rc = tasync_await(rt, aw, NULL, &value, &err);
+			tasync_awaitable_release(aw);
+			tasync_value_release(rt, value);
+			if (err != NULL) {
+				tasync_error_release(rt, err);
+			}
+			if (rc == -ECANCELED) {
+				tasync_yield(rt, NULL);
+			}
+		}
+		async_safe_point();
+	}
+	void *err = NULL;
+	if (tasync_protect_end(rt, &err) == -ECANCELED) {
+		tasync_coroutine_repend_cancellation(self);
+		if (err != NULL) {
+			tasync_error_release(rt, err);
+		}
+	}
+	b->closers--;
+	/* A coroutine the request's end doomed meanwhile unwinds from here
+	 * (rule C22): the close completes, no user code runs after it. */
+	async_after_switch();
+	return true;
+}
+
+void async_io_busy_orphan(async_io_busy *b)
+{
+	b->gone = true;
+	b->failed = false;
+	async_io_busy_signal(b);
+	async_io_busy_detach(b);
+	async_io_busy_release(b);
+}
+
+void async_io_busy_check_gone(async_io_busy *b)
+{
+	if (!b->gone) {
+		return;
+	}
+	b->users--;
+	async_io_busy_release(b);
+	/* PHP's frames below this one would touch the freed stream: they are
+	 * abandoned as a fatal error abandons them. */
+	if (EG(exception) != NULL && zend_is_unwind_exit(EG(exception))) {
+		/* The request ends anyway (exit, a fatal error elsewhere). */
+		zend_clear_exception();
+		zend_bailout();
+	}
+	if (EG(exception) != NULL) {
+		zend_clear_exception();
+	}
+	zend_error_noreturn(E_ERROR, "A stream this coroutine was waiting on was freed by a close that could not wait "
+		"for it to leave (a close outside a coroutine or in a destructor run by the garbage collector)");
 }
 
 /* Before the runtime goes: what abandoned coroutines left behind. */
@@ -510,6 +635,7 @@ void async_io_startup(void)
 #ifdef ASYNC_HAVE_CURL
 	async_io_curl_startup();
 #endif
+	io_hook_aliases();
 }
 
 void async_io_shutdown(void)

@@ -24,6 +24,12 @@
  * nothing is ready, waits for any of the sockets, as stream_select() does
  * (io_select.c).
  *
+ * socket_recv() with MSG_WAITALL on a stream socket gathers every byte
+ * asked for (PHP's non-blocking attempt would return the first ones).
+ * socket_close() of a socket other coroutines wait on wakes them first:
+ * their calls fail with EBADF (the dup() they watch would otherwise keep
+ * the connection open and the wait endless).
+ *
  * Sockets made non-blocking (socket_set_nonblock) never suspend, outside
  * coroutines nothing changes. A socket's fd is waited on through a dup()
  * the runtime forgets before closing it: ext/sockets closes its fds
@@ -49,7 +55,7 @@
 #include <unistd.h>
 
 static zif_handler orig_socket_connect, orig_socket_accept, orig_socket_read, orig_socket_write, orig_socket_recv,
-	orig_socket_send, orig_socket_recvfrom, orig_socket_sendto, orig_socket_select;
+	orig_socket_send, orig_socket_recvfrom, orig_socket_sendto, orig_socket_select, orig_socket_close;
 
 static bool io_sockets_hooked;
 static zend_class_entry *io_socket_ce;
@@ -129,20 +135,64 @@ static bool io_socket_attempt(php_socket *s, zif_handler orig, bool final, INTER
 }
 
 /*
- * Waits until fd is ready for events. ext/sockets closes its fds without
- * telling anyone, so the runtime watches a dup() that it forgets before
- * it is closed.
+ * A coroutine waiting on a socket, listed (on its own stack) while it
+ * waits, so that socket_close() from another coroutine can end the wait:
+ * the dup() it watches keeps the connection open, so no event would ever
+ * come otherwise.
  */
-static async_io_status io_socket_wait(int fd, unsigned events, uint64_t deadline)
+typedef struct io_socket_waiter {
+	php_socket *socket;
+	int watched;
+	bool closed;
+	struct io_socket_waiter *next;
+} io_socket_waiter;
+
+ZEND_TLS io_socket_waiter *io_socket_waiters;
+
+/*
+ * Waits until fd (s's) is ready for events. ext/sockets closes its fds
+ * without telling anyone, so the runtime watches a dup() that it forgets
+ * before it is closed. ASYNC_IO_CLOSED when socket_close() closed s
+ * meanwhile.
+ */
+static async_io_status io_socket_wait(php_socket *s, int fd, unsigned events, uint64_t deadline)
 {
 	int watched = dup(fd);
 	if (watched < 0) {
 		return ASYNC_IO_UNSUPPORTED;
 	}
+	io_socket_waiter me = { .socket = s, .watched = watched, .closed = false, .next = io_socket_waiters };
+	io_socket_waiters = &me;
 	async_io_status st = async_io_wait_fd(watched, events, deadline, NULL);
+	for (io_socket_waiter **p = &io_socket_waiters; *p != NULL; p = &(*p)->next) {
+		if (*p == &me) {
+			*p = me.next;
+			break;
+		}
+	}
 	tasync_fd_forget(ASYNC_G(rt), watched);
 	close(watched);
-	return st;
+	return me.closed && st != ASYNC_IO_ABORTED ? ASYNC_IO_CLOSED : st;
+}
+
+/* socket_close(Socket $socket): void. The coroutines waiting on the socket
+ * are woken first; their calls fail with EBADF. */
+static ZEND_NAMED_FUNCTION(async_io_socket_close)
+{
+	if (ASYNC_G(rt) != NULL && io_socket_waiters != NULL && ZEND_NUM_ARGS() >= 1) {
+		zval *z = ZEND_CALL_ARG(execute_data, 1);
+		ZVAL_DEREF(z);
+		if (Z_TYPE_P(z) == IS_OBJECT && Z_OBJCE_P(z) == io_socket_ce) {
+			php_socket *s = Z_SOCKET_P(z);
+			for (io_socket_waiter *w = io_socket_waiters; w != NULL; w = w->next) {
+				if (w->socket == s && !w->closed) {
+					w->closed = true;
+					tasync_fd_forget(ASYNC_G(rt), w->watched);
+				}
+			}
+		}
+	}
+	orig_socket_close(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 }
 
 /* C18: the call fails as PHP reports a failed one of its kind. */
@@ -185,7 +235,7 @@ static void io_socket_call(php_socket *s, zif_handler orig, unsigned events, int
 			deadline = io_socket_deadline(s, timeout_opt);
 			deadline_known = true;
 		}
-		async_io_status st = io_socket_wait(s->bsd_socket, events, deadline);
+		async_io_status st = io_socket_wait(s, s->bsd_socket, events, deadline);
 		switch (st) {
 			case ASYNC_IO_READY:
 				continue;
@@ -204,6 +254,10 @@ static void io_socket_call(php_socket *s, zif_handler orig, unsigned events, int
 					io_socket_fail_connection(s);
 				}
 				RETVAL_FALSE;
+				return;
+			case ASYNC_IO_CLOSED:
+				/* socket_close() from another coroutine. */
+				io_socket_failed(s, what, EBADF, return_value);
 				return;
 			default:
 				/* The runtime cannot wait on it: PHP's own blocking call. */
@@ -238,7 +292,7 @@ static ZEND_NAMED_FUNCTION(async_io_socket_connect)
 		return; /* connected at once, or failed as PHP fails */
 	}
 	int fd = s->bsd_socket;
-	async_io_status st = io_socket_wait(fd, TASYNC_IO_WRITABLE, io_socket_deadline(s, SO_SNDTIMEO));
+	async_io_status st = io_socket_wait(s, fd, TASYNC_IO_WRITABLE, io_socket_deadline(s, SO_SNDTIMEO));
 	switch (st) {
 		case ASYNC_IO_READY: {
 			int so_error = 0;
@@ -261,6 +315,9 @@ static ZEND_NAMED_FUNCTION(async_io_socket_connect)
 			return;
 		case ASYNC_IO_CANCELLED:
 			io_socket_failed(s, "unable to connect", ECANCELED, return_value);
+			return;
+		case ASYNC_IO_CLOSED:
+			io_socket_failed(s, "unable to connect", EBADF, return_value);
 			return;
 		case ASYNC_IO_ABORTED:
 			RETVAL_FALSE;
@@ -306,7 +363,7 @@ static async_io_status io_socket_line_wait(php_socket *s, zend_long length)
 			deadline = io_socket_deadline(s, SO_RCVTIMEO);
 			deadline_known = true;
 		}
-		st = io_socket_wait(s->bsd_socket, TASYNC_IO_READABLE, deadline);
+		st = io_socket_wait(s, s->bsd_socket, TASYNC_IO_READABLE, deadline);
 		if (st != ASYNC_IO_READY) {
 			break;
 		}
@@ -335,6 +392,9 @@ static ZEND_NAMED_FUNCTION(async_io_socket_read)
 				io_socket_fail_connection(s);
 				RETVAL_FALSE;
 				return;
+			case ASYNC_IO_CLOSED:
+				io_socket_failed(s, "unable to read from socket", EBADF, return_value);
+				return;
 			case ASYNC_IO_TIMEOUT:
 				/* PHP's line read on a socket whose SO_RCVTIMEO passed. */
 				s->error = EAGAIN;
@@ -350,11 +410,110 @@ static ZEND_NAMED_FUNCTION(async_io_socket_read)
 		INTERNAL_FUNCTION_PARAM_PASSTHRU);
 }
 
+/*
+ * socket_recv() with MSG_WAITALL on a stream socket: a blocking recv()
+ * returns once length bytes came (or the peer closed, SO_RCVTIMEO passed,
+ * an error came: then what came so far, if anything). PHP's one non-blocking
+ * attempt would return the first bytes only, so the bytes are gathered here
+ * (without PHP's function), with PHP's results and warnings.
+ */
+static void io_socket_recv_waitall(php_socket *s, zval *zbuf, zend_long len, zend_long flags, zval *return_value)
+{
+	zend_string *buf = zend_string_alloc((size_t) len, 0);
+	size_t got = 0;
+	int err = 0;
+	uint64_t deadline = 0;
+	bool deadline_known = false;
+	async_io_status st = ASYNC_IO_READY;
+	while (got < (size_t) len) {
+		ssize_t n = recv(s->bsd_socket, ZSTR_VAL(buf) + got, (size_t) len - got,
+			(int) (flags & ~MSG_WAITALL) | MSG_DONTWAIT);
+		if (n > 0) {
+			got += (size_t) n;
+			continue;
+		}
+		if (n == 0) {
+			break; /* the peer closed */
+		}
+		if (errno == EINTR) {
+			continue;
+		}
+		if (errno != EAGAIN && errno != EWOULDBLOCK) {
+			err = errno;
+			break;
+		}
+		if (!deadline_known) {
+			deadline = io_socket_deadline(s, SO_RCVTIMEO);
+			deadline_known = true;
+		}
+		st = io_socket_wait(s, s->bsd_socket, TASYNC_IO_READABLE, deadline);
+		if (st == ASYNC_IO_TIMEOUT) {
+			err = EAGAIN;
+			st = ASYNC_IO_READY;
+			break;
+		}
+		if (st == ASYNC_IO_UNSUPPORTED) {
+			/* PHP's own blocking receive of the rest. */
+			ssize_t m = recv(s->bsd_socket, ZSTR_VAL(buf) + got, (size_t) len - got, (int) flags);
+			if (m > 0) {
+				got += (size_t) m;
+			} else if (m < 0) {
+				err = errno;
+			}
+			st = ASYNC_IO_READY;
+			break;
+		}
+		if (st != ASYNC_IO_READY) {
+			break;
+		}
+	}
+	if (st != ASYNC_IO_READY) {
+		zend_string_efree(buf);
+		ZEND_TRY_ASSIGN_REF_NULL(zbuf);
+		if (st == ASYNC_IO_CANCELLED || st == ASYNC_IO_ABORTED) {
+			/* C24: what came so far is gone with the connection. */
+			io_socket_fail_connection(s);
+		}
+		if (st == ASYNC_IO_ABORTED) {
+			RETURN_FALSE;
+		}
+		io_socket_failed(s, "unable to read from socket", st == ASYNC_IO_CLOSED ? EBADF : ECANCELED, return_value);
+		return;
+	}
+	if (got == 0) {
+		zend_string_efree(buf);
+		ZEND_TRY_ASSIGN_REF_NULL(zbuf);
+		if (err != 0) {
+			/* As PHP_SOCKET_ERROR: recorded always, a warning unless EAGAIN. */
+			s->error = err;
+			*io_sockets_last_error() = err;
+			if (err != EAGAIN && err != EWOULDBLOCK) {
+				php_error_docref(NULL, E_WARNING, "unable to read from socket [%d]: %s", err, strerror(err));
+			}
+			RETURN_FALSE;
+		}
+		RETURN_LONG(0);
+	}
+	ZSTR_LEN(buf) = got;
+	ZSTR_VAL(buf)[got] = '\0';
+	ZEND_TRY_ASSIGN_REF_NEW_STR(zbuf, buf);
+	RETURN_LONG((zend_long) got);
+}
+
 static ZEND_NAMED_FUNCTION(async_io_socket_recv)
 {
 	php_socket *s = io_socket_arg(execute_data);
 	if (s == NULL) {
 		orig_socket_recv(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	zval *args = ZEND_CALL_ARG(execute_data, 1);
+	int type = 0;
+	socklen_t type_len = sizeof(type);
+	if (ZEND_NUM_ARGS() == 4 && Z_ISREF(args[1]) && Z_TYPE(args[2]) == IS_LONG && Z_LVAL(args[2]) > 0
+			&& Z_LVAL(args[2]) < ZEND_LONG_MAX && Z_TYPE(args[3]) == IS_LONG && (Z_LVAL(args[3]) & MSG_WAITALL)
+			&& getsockopt(s->bsd_socket, SOL_SOCKET, SO_TYPE, &type, &type_len) == 0 && type == SOCK_STREAM) {
+		io_socket_recv_waitall(s, &args[1], Z_LVAL(args[2]), Z_LVAL(args[3]), return_value);
 		return;
 	}
 	io_socket_call(s, orig_socket_recv, TASYNC_IO_READABLE, SO_RCVTIMEO, "unable to read from socket", true,
@@ -620,6 +779,7 @@ void async_io_sockets_startup(void)
 	orig_socket_recvfrom = async_io_hook("socket_recvfrom", async_io_socket_recvfrom);
 	orig_socket_sendto = async_io_hook("socket_sendto", async_io_socket_sendto);
 	orig_socket_select = async_io_hook("socket_select", async_io_socket_select);
+	orig_socket_close = async_io_hook("socket_close", async_io_socket_close);
 }
 
 void async_io_sockets_shutdown(void)

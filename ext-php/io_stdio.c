@@ -266,6 +266,7 @@ static async_io_status io_wait_on(php_stream *stream, int fd, unsigned events, u
 	}
 	stream->flags |= IO_STDIO_WATCHED;
 	async_io_status st = async_io_wait_fd(fd, events, deadline, NULL);
+	async_io_busy_check_gone(b);
 	bool closing = b->closing;
 	async_io_busy_leave(b);
 	return closing && st != ASYNC_IO_ABORTED ? ASYNC_IO_CLOSED : st;
@@ -290,6 +291,7 @@ static async_io_status io_write_turn_wait(php_stream *stream, tasync_coroutine_t
 			return ASYNC_IO_CLOSED;
 		}
 		async_io_status st = async_io_busy_wait(b, deadline, true);
+		async_io_busy_check_gone(b);
 		bool closing = b->closing;
 		async_io_busy_release(b);
 		if (st != ASYNC_IO_READY) {
@@ -406,6 +408,7 @@ static ssize_t io_pipe_write(php_stream *stream, int fd, const char *buf, size_t
 			b->writer = self;
 			stream->flags |= IO_STDIO_WATCHED;
 			st = async_io_wait_fd(fd, TASYNC_IO_WRITABLE, deadline, NULL);
+			async_io_busy_check_gone(b);
 			if (b->closing && st != ASYNC_IO_ABORTED) {
 				st = ASYNC_IO_CLOSED;
 			}
@@ -499,6 +502,7 @@ static ssize_t io_file_read_backend(php_stream *stream, int fd, char *buf, size_
 	stream->flags |= IO_STDIO_WATCHED;
 	async_io_status st;
 	ssize_t n = async_io_file_op(TASYNC_OP_READ, fd, into, len, TASYNC_OFFSET_CURRENT, 0, &st);
+	async_io_busy_check_gone(b);
 	async_io_busy_leave(b);
 	if (st == ASYNC_IO_READY && n == 0) {
 		stream->eof = 1;
@@ -597,6 +601,7 @@ static ssize_t io_file_write(php_stream *stream, int fd, const char *buf, size_t
 	b->writer = self;
 	stream->flags |= IO_STDIO_WATCHED;
 	ssize_t n = async_io_file_op(TASYNC_OP_WRITE, fd, (void *) buf, len, TASYNC_OFFSET_CURRENT, 0, &st);
+	async_io_busy_check_gone(b);
 	async_io_busy_leave(b);
 	io_write_turn_end(stream, self);
 	if (st != ASYNC_IO_READY) {
@@ -732,6 +737,7 @@ static int io_flock_wait(php_stream *stream, int fd, int value)
 		async_io_busy *b = async_io_busy_enter(stream);
 		async_io_status st = b->closing ? ASYNC_IO_CLOSED
 			: async_io_await(aw, tasync_runtime_now(ASYNC_G(rt)) + backoff);
+		async_io_busy_check_gone(b);
 		if (b->closing && st != ASYNC_IO_ABORTED) {
 			st = ASYNC_IO_CLOSED;
 		}
@@ -876,35 +882,24 @@ static int io_stdio_set_option(php_stream *stream, int option, int value, void *
 static bool io_quiesce(php_stream *stream, int fd)
 {
 	async_io_busy *b = async_io_busy_find(stream);
-	if (b == NULL || (b->users == 0 && b->writer == NULL)) {
+	if (b == NULL) {
 		return true;
 	}
-	if (async_io_coroutine() == NULL) {
-		return false;
-	}
-	b->closing = true;
-	b->users++; /* the closer keeps b alive; it waits for the others */
-	if (fd >= 0 && ASYNC_G(rt) != NULL) {
+	if (fd >= 0 && ASYNC_G(rt) != NULL && b->users > 0) {
 		tasync_fd_forget(ASYNC_G(rt), fd);
 	}
-	async_io_busy_signal(b);
-	io_lock_release_signal(); /* a flock() waiting on it looks again */
-	bool ok = true;
-	while (b->users > 1) {
-		async_io_status st = async_io_busy_wait(b, 0, false);
-		if (st == ASYNC_IO_CANCELLED) {
-			/* Still wait: the stream cannot be freed under the others. The
-			 * cancellation is pending again for the next suspension. */
-			continue;
-		}
-		if (st != ASYNC_IO_READY) {
-			ok = false;
-			break;
-		}
+	if (b->users > 0) {
+		io_lock_release_signal(); /* a flock() waiting on it looks again */
 	}
-	b->users--;
-	async_io_busy_release(b);
-	return ok;
+	if (async_io_busy_drain(b)) {
+		async_io_busy_detach(b);
+		async_io_busy_release(b);
+		return true;
+	}
+	/* Users that cannot be waited for from here: they never return into
+	 * the stream PHP frees now. */
+	async_io_busy_orphan(b);
+	return false;
 }
 
 static int io_stdio_close(php_stream *stream, int close_handle)

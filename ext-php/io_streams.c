@@ -194,6 +194,7 @@ static async_io_status io_wait_as(php_stream *stream, int fd, unsigned events, u
 		b->writer = self;
 	}
 	async_io_status st = async_io_wait_fd(fd, events, deadline, NULL);
+	async_io_busy_check_gone(b);
 	if (role == 1 && b->reader == self) {
 		b->reader = NULL;
 		b->intruder = 0;
@@ -609,14 +610,18 @@ static int io_sock_close(php_stream *stream, int close_handle)
 	}
 	async_io_busy *b = async_io_busy_find(stream);
 	if (b != NULL) {
-		/* A failed stream's state, or (only reachable when nobody could
-		 * wait for the users to leave, see io_quiesce) the state of users:
-		 * detach it from the stream's address. */
+		/* However the stream is freed (fclose() has let the users leave
+		 * already; a driver's php_stream_free(), gzclose(), a resource
+		 * destructor have not), no coroutine may still be suspended in it
+		 * when PHP frees it: the close waits for them to leave, or, where
+		 * it cannot wait, they never return into it. */
 		b->failed = false;
-		b->closing = true;
-		async_io_busy_signal(b);
-		async_io_busy_detach(b);
-		async_io_busy_release(b);
+		if (async_io_busy_drain(b)) {
+			async_io_busy_detach(b);
+			async_io_busy_release(b);
+		} else {
+			async_io_busy_orphan(b);
+		}
 	}
 	return orig->close(stream, close_handle);
 }
@@ -1131,43 +1136,32 @@ static zif_handler orig_fclose, orig_stream_socket_pair;
 static zif_handler orig_stream_socket_accept, orig_stream_socket_client, orig_fsockopen, orig_pfsockopen;
 
 /*
- * Lets the coroutines waiting on stream leave it before PHP frees it:
- * their waits end (the fd is forgotten, the write turn released), their
- * calls fail as on a closed socket, and this one waits until none is
- * inside the stream any more. False when that cannot be waited for here.
+ * fclose(): lets the coroutines waiting on stream leave it before PHP's
+ * close starts, while the resource is still valid: their waits end (the fd
+ * is forgotten), their calls fail as on a closed socket, and this one waits
+ * until none is inside the stream any more (async_io_busy_drain). False,
+ * with nothing changed, when that cannot be waited for here: fclose() is
+ * refused. A second fclose() meanwhile waits too, then fails as fclose()
+ * of a closed resource does.
  */
 static bool io_quiesce(php_stream *stream)
 {
 	async_io_busy *b = async_io_busy_find(stream);
-	if (b == NULL || (b->users == 0 && b->writer == NULL)) {
+	if (b == NULL || b->users == 0) {
 		return true;
 	}
 	if (async_io_coroutine() == NULL) {
 		return false;
 	}
 	php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
-	b->closing = true;
-	b->users++; /* the closer keeps b alive; it waits for the others */
 	if (sock != NULL && sock->socket != -1) {
 		tasync_fd_forget(ASYNC_G(rt), sock->socket);
 	}
-	async_io_busy_signal(b);
-	bool ok = true;
-	while (b->users > 1) {
-		async_io_status st = async_io_busy_wait(b, 0, false);
-		if (st == ASYNC_IO_CANCELLED) {
-			/* Still wait: the stream cannot be freed under the others. The
-			 * cancellation is pending again for the next suspension. */
-			continue;
-		}
-		if (st != ASYNC_IO_READY) {
-			ok = false;
-			break;
-		}
-	}
-	b->users--;
+	b->closers++; /* b outlives the close of the first closer */
+	async_io_busy_drain(b);
+	b->closers--;
 	async_io_busy_release(b);
-	return ok;
+	return true;
 }
 
 static ZEND_NAMED_FUNCTION(async_io_fclose)

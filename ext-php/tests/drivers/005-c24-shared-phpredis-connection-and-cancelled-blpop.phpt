@@ -5,13 +5,6 @@ igbinary
 redis
 --SKIPIF--
 <?php require __DIR__ . '/../include/services.inc'; services_skip('redis');
-// KNOWN BUG, kept visible here: phpredis frees the refused connection's
-// stream (php_stream_free, not fclose(), so the extension's wait for the
-// stream's users to leave does not run) while the first coroutine is still
-// suspended in BLPOP's read of it; that coroutine then reads the freed
-// stream (valgrind: invalid reads in io_sock_read). The outcome the test
-// pins is right; the close op itself must wait for the users to leave.
-if (getenv('USE_ZEND_ALLOC') === '0') die('skip known use-after-free when phpredis closes a stream another coroutine reads (see the note in SKIPIF)');
 ?>
 --FILE--
 <?php
