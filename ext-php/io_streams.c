@@ -188,6 +188,9 @@ static async_io_status io_wait_as(php_stream *stream, int fd, unsigned events, u
 		async_io_busy_leave(b);
 		return ASYNC_IO_CLOSED;
 	}
+	/* Kept until io_sock_close (or the switch to PHP's own ops): a
+	 * keep-alive connection waits once per request. */
+	b->kept = async_io_stream_is_socket(stream);
 	if (role == 1) {
 		b->reader = self;
 	} else if (role == 2) {
@@ -613,6 +616,7 @@ static int io_sock_close(php_stream *stream, int close_handle)
 		 * wait for the users to leave, see io_quiesce) the state of users:
 		 * detach it from the stream's address. */
 		b->failed = false;
+		b->kept = false;
 		b->closing = true;
 		async_io_busy_signal(b);
 		async_io_busy_detach(b);
@@ -1021,6 +1025,11 @@ static int io_sock_set_option(php_stream *stream, int option, int value, void *p
 		php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
 		if (sock != NULL && sock->socket != -1 && ASYNC_G(rt) != NULL) {
 			tasync_fd_forget(ASYNC_G(rt), sock->socket);
+		}
+		async_io_busy *b = async_io_busy_find(stream);
+		if (b != NULL) {
+			b->kept = false;
+			async_io_busy_release(b);
 		}
 		stream->ops = orig;
 		return orig->set_option(stream, option, value, ptrparam);

@@ -127,7 +127,8 @@ zif_handler async_io_hook(const char *name, zif_handler handler);
 
 /*
  * Exists for a stream while a coroutine is suspended in one of its
- * operations, or was failed. fclose() then wakes the waiters and lets them leave the stream before
+ * operations, or was failed, or (socket streams) from the first wait of
+ * the stream to its close. fclose() then wakes the waiters and lets them leave the stream before
  * PHP frees it; a second coroutine that reads (writes) while another one
  * is suspended reading (writing) is refused (rule C24).
  */
@@ -141,6 +142,9 @@ typedef struct async_io_busy {
 	tasync_awaitable_t *changed;   /* completed at the next change, or NULL */
 	bool closing;                  /* fclose() waits for the users to leave */
 	bool failed;                   /* async_io_stream_fail() ran: kept until close */
+	bool kept;                     /* a socket stream's: kept from its first wait
+	                                * to its close (io_streams.c), so that a wait
+	                                * neither allocates nor inserts into the table */
 } async_io_busy;
 
 async_io_busy *async_io_busy_find(php_stream *stream);
