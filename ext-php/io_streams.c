@@ -428,6 +428,8 @@ static ssize_t io_recv_now(php_stream *stream, php_netstream_data_t *sock, async
 	if (t->count == 0) {
 		return 0; /* the buffer filled up meanwhile: the caller has data */
 	}
+	/* PHP clears timed_out at every blocking read (php_sock_stream_wait_for_data). */
+	sock->timeout_event = 0;
 	ssize_t n;
 	do {
 		n = recv(sock->socket, t->buf, t->count, MSG_DONTWAIT);
