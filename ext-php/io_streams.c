@@ -406,6 +406,11 @@ static inline void io_drained_set(int fd, bool on)
 	}
 }
 
+static inline bool io_drained_peek(int fd)
+{
+	return fd >= 0 && fd < IO_DRAINED_FDS && (io_drained[fd / 64] & (UINT64_C(1) << (fd % 64))) != 0;
+}
+
 static inline bool io_drained_take(int fd)
 {
 	if (fd < 0 || fd >= IO_DRAINED_FDS) {
@@ -453,6 +458,13 @@ static ssize_t io_recv_now(php_stream *stream, php_netstream_data_t *sock, async
 	return async_io_target_result(t, n);
 }
 
+/*
+ * A stream whose read timeout passed while fread() waited before calling
+ * the read (io_fread_wait): its read makes PHP's final zero-timeout read
+ * at once instead of waiting a second time.
+ */
+ZEND_TLS php_stream *io_deadline_passed;
+
 static ssize_t io_sock_read(php_stream *stream, char *buf, size_t count)
 {
 	const php_stream_ops *orig = io_orig(stream);
@@ -474,6 +486,11 @@ static ssize_t io_sock_read(php_stream *stream, char *buf, size_t count)
 	}
 	async_io_target t;
 	async_io_target_init(&t, stream, buf, count);
+	if (io_deadline_passed == stream) {
+		io_deadline_passed = NULL;
+		bool would_block;
+		return io_read_now(orig, sock, &t, true, &would_block);
+	}
 	uint64_t deadline = async_io_deadline(&sock->timeout);
 	bool direct = ((const io_ops *) stream->ops)->direct;
 	for (;;) {
@@ -507,6 +524,75 @@ static ssize_t io_sock_read(php_stream *stream, char *buf, size_t count)
 				return -1;
 		}
 	}
+}
+
+/*
+ * fread() allocates a string of the length asked for (often 64 KiB in a
+ * server) before it reads. On a stream socket whose receive queue was found
+ * empty, the coroutine waits for readability here, before that allocation:
+ * a suspended reader holds no buffer (1000 idle keep-alive connections
+ * held 64 MiB of scattered Zend MM pages), and the string allocated after
+ * the wakeup is freed before the next request (it lands in the same warm
+ * pages every time). The read itself is still PHP's fread() and our read op.
+ * Returns true when fread() should go on; false with *result the read's
+ * result otherwise (-1: fread() returns false; 0: an empty string).
+ */
+static bool io_fread_wait(php_stream *stream, ssize_t *result)
+{
+	php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
+	tasync_coroutine_t *self;
+	if (stream->readpos != stream->writepos || stream->eof || sock == NULL || sock->socket == -1
+			|| !sock->is_blocked || !((const io_ops *) stream->ops)->direct || !io_drained_peek(sock->socket)
+			|| io_tv_is_zero(&sock->timeout) || io_tls_on(stream) || (self = async_io_coroutine()) == NULL) {
+		return true;
+	}
+	if (!io_claim(stream, self, true, 1, result)) {
+		return false;
+	}
+	uint64_t deadline = async_io_deadline(&sock->timeout);
+	async_io_status st = io_wait_as(stream, sock->socket, TASYNC_IO_READABLE, deadline, self, 1);
+	switch (st) {
+		case ASYNC_IO_READY:
+		case ASYNC_IO_UNSUPPORTED:
+			io_drained_set(sock->socket, false);
+			return true;
+		case ASYNC_IO_TIMEOUT:
+			io_drained_set(sock->socket, false);
+			io_deadline_passed = stream;
+			return true;
+		case ASYNC_IO_CLOSED:
+			stream->eof = 1;
+			*result = -1;
+			return false;
+		default:
+			/* As io_sock_read: the stream fails with a cancelled read (C24). */
+			async_io_stream_fail(stream);
+			*result = -1;
+			return false;
+	}
+}
+
+static zif_handler orig_fread;
+
+/* fread(resource $stream, int $length): string|false */
+static ZEND_NAMED_FUNCTION(async_io_fread)
+{
+	zval *res;
+	zend_long len;
+	php_stream *stream;
+	ssize_t result;
+	if (ZEND_NUM_ARGS() == 2 && Z_TYPE_P(ZEND_CALL_ARG(execute_data, 1)) == IS_RESOURCE
+			&& Z_TYPE_P(ZEND_CALL_ARG(execute_data, 2)) == IS_LONG
+			&& (res = ZEND_CALL_ARG(execute_data, 1), len = Z_LVAL_P(ZEND_CALL_ARG(execute_data, 2)), len > 0)
+			&& (stream = zend_fetch_resource2(Z_RES_P(res), NULL, php_file_le_stream(), php_file_le_pstream())) != NULL
+			&& async_io_stream_is_socket(stream) && !io_fread_wait(stream, &result)) {
+		if (result < 0) {
+			RETURN_FALSE;
+		}
+		RETURN_EMPTY_STRING();
+	}
+	orig_fread(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	io_deadline_passed = NULL;
 }
 
 /* ----------------------------------------------------------------- write */
@@ -1259,6 +1345,7 @@ void async_io_streams_startup(void)
 		}
 	}
 	orig_fclose = async_io_hook("fclose", async_io_fclose);
+	orig_fread = async_io_hook("fread", async_io_fread);
 	orig_stream_socket_pair = async_io_hook("stream_socket_pair", async_io_stream_socket_pair);
 	orig_stream_socket_accept = async_io_hook("stream_socket_accept", async_io_stream_socket_accept);
 	orig_stream_socket_client = async_io_hook("stream_socket_client", async_io_stream_socket_client);
