@@ -313,11 +313,19 @@ void async_io_busy_detach(async_io_busy *b)
 	}
 }
 
+static void io_busy_free(async_io_busy *b)
+{
+	tasync_awaitable_release(b->changed);
+	tasync_awaitable_release(b->timeouts[0]);
+	tasync_awaitable_release(b->timeouts[1]);
+	efree(b);
+}
+
 void async_io_busy_release(async_io_busy *b)
 {
 	if (b->users == 0 && b->reader == NULL && b->writer == NULL && b->changed == NULL && !b->failed && !b->kept) {
 		async_io_busy_detach(b);
-		efree(b);
+		io_busy_free(b);
 	}
 }
 
@@ -367,9 +375,9 @@ static void io_busy_request_shutdown(void)
 	}
 	async_io_busy *b;
 	ZEND_HASH_FOREACH_PTR(&io_busy_table, b) {
-		/* Left by coroutines that never resumed: they never will. */
-		tasync_awaitable_release(b->changed);
-		efree(b);
+		/* Left by coroutines that never resumed (they never will), or kept
+		 * for a stream that is still open. */
+		io_busy_free(b);
 	} ZEND_HASH_FOREACH_END();
 	zend_hash_destroy(&io_busy_table);
 	io_busy_ready = false;
