@@ -180,6 +180,49 @@ static ssize_t io_send_failed(size_t count, int err);
 /* The status of a wait as seen by an operation on stream: a stream that
  * fclose() is closing ends every wait. role: 0 none (accept, recvfrom),
  * 1 the stream's reader, 2 its writer (C24). */
+/*
+ * A wait of the stream's reader (role 1) or writer (2) until deadline with
+ * the timeout awaitable that role's previous wait used, when that one fires
+ * no later than deadline (issue 13, P3): a keep-alive connection under
+ * default_socket_timeout would otherwise allocate a timeout, push it into
+ * the runtime's timer heap and take it out again once per request. When
+ * the kept timeout fires before this wait's own deadline (it was armed for
+ * an earlier read), the wait goes on with a new one; so each stream arms
+ * about one timer per timeout period instead of one per operation.
+ */
+static async_io_status io_wait_kept(async_io_busy *b, int role, int fd, unsigned events, uint64_t deadline)
+{
+	if (role == 0 || deadline == 0 || !b->kept) {
+		return async_io_wait_fd(fd, events, deadline, NULL);
+	}
+	tasync_runtime_t *rt = ASYNC_G(rt);
+	tasync_awaitable_t **kept = &b->timeouts[role - 1];
+	uint64_t *kept_deadline = &b->timeout_deadlines[role - 1];
+	for (;;) {
+		uint64_t now = tasync_runtime_now(rt);
+		if (now >= deadline) {
+			return ASYNC_IO_TIMEOUT;
+		}
+		if (*kept != NULL && (*kept_deadline > deadline || tasync_awaitable_is_completed(*kept))) {
+			tasync_awaitable_release(*kept);
+			*kept = NULL;
+		}
+		if (*kept == NULL) {
+			if (tasync_timeout_create(rt, deadline - now, kept) != 0) {
+				*kept = NULL;
+				return async_io_wait_fd(fd, events, deadline, NULL);
+			}
+			*kept_deadline = deadline;
+		}
+		void *err = NULL;
+		int rc = tasync_await_fd(rt, fd, events, *kept, NULL, &err);
+		async_io_status st = async_io_after_wait(rc, err);
+		if (st != ASYNC_IO_TIMEOUT || *kept_deadline >= deadline || b->closing) {
+			return st;
+		}
+	}
+}
+
 static async_io_status io_wait_as(php_stream *stream, int fd, unsigned events, uint64_t deadline,
 		tasync_coroutine_t *self, int role)
 {
@@ -188,12 +231,15 @@ static async_io_status io_wait_as(php_stream *stream, int fd, unsigned events, u
 		async_io_busy_leave(b);
 		return ASYNC_IO_CLOSED;
 	}
+	/* Kept until io_sock_close (or the switch to PHP's own ops): a
+	 * keep-alive connection waits once per request. */
+	b->kept = async_io_stream_is_socket(stream);
 	if (role == 1) {
 		b->reader = self;
 	} else if (role == 2) {
 		b->writer = self;
 	}
-	async_io_status st = async_io_wait_fd(fd, events, deadline, NULL);
+	async_io_status st = io_wait_kept(b, role, fd, events, deadline);
 	async_io_busy_check_gone(b);
 	if (role == 1 && b->reader == self) {
 		b->reader = NULL;
@@ -404,6 +450,11 @@ static inline void io_drained_set(int fd, bool on)
 	}
 }
 
+static inline bool io_drained_peek(int fd)
+{
+	return fd >= 0 && fd < IO_DRAINED_FDS && (io_drained[fd / 64] & (UINT64_C(1) << (fd % 64))) != 0;
+}
+
 static inline bool io_drained_take(int fd)
 {
 	if (fd < 0 || fd >= IO_DRAINED_FDS) {
@@ -426,6 +477,8 @@ static ssize_t io_recv_now(php_stream *stream, php_netstream_data_t *sock, async
 	if (t->count == 0) {
 		return 0; /* the buffer filled up meanwhile: the caller has data */
 	}
+	/* PHP clears timed_out at every blocking read (php_sock_stream_wait_for_data). */
+	sock->timeout_event = 0;
 	ssize_t n;
 	do {
 		n = recv(sock->socket, t->buf, t->count, MSG_DONTWAIT);
@@ -449,6 +502,13 @@ static ssize_t io_recv_now(php_stream *stream, php_netstream_data_t *sock, async
 	return async_io_target_result(t, n);
 }
 
+/*
+ * A stream whose read timeout passed while fread() waited before calling
+ * the read (io_fread_wait): its read makes PHP's final zero-timeout read
+ * at once instead of waiting a second time.
+ */
+ZEND_TLS php_stream *io_deadline_passed;
+
 static ssize_t io_sock_read(php_stream *stream, char *buf, size_t count)
 {
 	const php_stream_ops *orig = io_orig(stream);
@@ -470,6 +530,11 @@ static ssize_t io_sock_read(php_stream *stream, char *buf, size_t count)
 	}
 	async_io_target t;
 	async_io_target_init(&t, stream, buf, count);
+	if (io_deadline_passed == stream) {
+		io_deadline_passed = NULL;
+		bool would_block;
+		return io_read_now(orig, sock, &t, true, &would_block);
+	}
 	uint64_t deadline = async_io_deadline(&sock->timeout);
 	bool direct = ((const io_ops *) stream->ops)->direct;
 	for (;;) {
@@ -503,6 +568,75 @@ static ssize_t io_sock_read(php_stream *stream, char *buf, size_t count)
 				return -1;
 		}
 	}
+}
+
+/*
+ * fread() allocates a string of the length asked for (often 64 KiB in a
+ * server) before it reads. On a stream socket whose receive queue was found
+ * empty, the coroutine waits for readability here, before that allocation:
+ * a suspended reader holds no buffer (1000 idle keep-alive connections
+ * held 64 MiB of scattered Zend MM pages), and the string allocated after
+ * the wakeup is freed before the next request (it lands in the same warm
+ * pages every time). The read itself is still PHP's fread() and our read op.
+ * Returns true when fread() should go on; false with *result the read's
+ * result otherwise (-1: fread() returns false; 0: an empty string).
+ */
+static bool io_fread_wait(php_stream *stream, ssize_t *result)
+{
+	php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
+	tasync_coroutine_t *self;
+	if (stream->readpos != stream->writepos || stream->eof || sock == NULL || sock->socket == -1
+			|| !sock->is_blocked || !((const io_ops *) stream->ops)->direct || !io_drained_peek(sock->socket)
+			|| io_tv_is_zero(&sock->timeout) || io_tls_on(stream) || (self = async_io_coroutine()) == NULL) {
+		return true;
+	}
+	if (!io_claim(stream, self, true, 1, result)) {
+		return false;
+	}
+	uint64_t deadline = async_io_deadline(&sock->timeout);
+	async_io_status st = io_wait_as(stream, sock->socket, TASYNC_IO_READABLE, deadline, self, 1);
+	switch (st) {
+		case ASYNC_IO_READY:
+		case ASYNC_IO_UNSUPPORTED:
+			io_drained_set(sock->socket, false);
+			return true;
+		case ASYNC_IO_TIMEOUT:
+			io_drained_set(sock->socket, false);
+			io_deadline_passed = stream;
+			return true;
+		case ASYNC_IO_CLOSED:
+			stream->eof = 1;
+			*result = -1;
+			return false;
+		default:
+			/* As io_sock_read: the stream fails with a cancelled read (C24). */
+			async_io_stream_fail(stream);
+			*result = -1;
+			return false;
+	}
+}
+
+static zif_handler orig_fread;
+
+/* fread(resource $stream, int $length): string|false */
+static ZEND_NAMED_FUNCTION(async_io_fread)
+{
+	zval *res;
+	zend_long len;
+	php_stream *stream;
+	ssize_t result;
+	if (ZEND_NUM_ARGS() == 2 && Z_TYPE_P(ZEND_CALL_ARG(execute_data, 1)) == IS_RESOURCE
+			&& Z_TYPE_P(ZEND_CALL_ARG(execute_data, 2)) == IS_LONG
+			&& (res = ZEND_CALL_ARG(execute_data, 1), len = Z_LVAL_P(ZEND_CALL_ARG(execute_data, 2)), len > 0)
+			&& (stream = zend_fetch_resource2(Z_RES_P(res), NULL, php_file_le_stream(), php_file_le_pstream())) != NULL
+			&& async_io_stream_is_socket(stream) && !io_fread_wait(stream, &result)) {
+		if (result < 0) {
+			RETURN_FALSE;
+		}
+		RETURN_EMPTY_STRING();
+	}
+	orig_fread(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	io_deadline_passed = NULL;
 }
 
 /* ----------------------------------------------------------------- write */
@@ -616,6 +750,7 @@ static int io_sock_close(php_stream *stream, int close_handle)
 		 * when PHP frees it: the close waits for them to leave, or, where
 		 * it cannot wait, they never return into it. */
 		b->failed = false;
+		b->kept = false;
 		if (async_io_busy_drain(b)) {
 			async_io_busy_detach(b);
 			async_io_busy_release(b);
@@ -1027,6 +1162,11 @@ static int io_sock_set_option(php_stream *stream, int option, int value, void *p
 		if (sock != NULL && sock->socket != -1 && ASYNC_G(rt) != NULL) {
 			tasync_fd_forget(ASYNC_G(rt), sock->socket);
 		}
+		async_io_busy *b = async_io_busy_find(stream);
+		if (b != NULL) {
+			b->kept = false;
+			async_io_busy_release(b);
+		}
 		stream->ops = orig;
 		return orig->set_option(stream, option, value, ptrparam);
 	}
@@ -1242,6 +1382,7 @@ void async_io_streams_startup(void)
 		}
 	}
 	orig_fclose = async_io_hook("fclose", async_io_fclose);
+	orig_fread = async_io_hook("fread", async_io_fread);
 	orig_stream_socket_pair = async_io_hook("stream_socket_pair", async_io_stream_socket_pair);
 	orig_stream_socket_accept = async_io_hook("stream_socket_accept", async_io_stream_socket_accept);
 	orig_stream_socket_client = async_io_hook("stream_socket_client", async_io_stream_socket_client);

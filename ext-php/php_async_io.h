@@ -127,7 +127,8 @@ zif_handler async_io_hook(const char *name, zif_handler handler);
 
 /*
  * Exists for a stream while a coroutine is suspended in one of its
- * operations, or was failed. Closing the stream (fclose(), or the close op
+ * operations, or was failed, or (socket streams) from the first wait of
+ * the stream to its close. Closing the stream (fclose(), or the close op
  * however PHP or a driver frees the stream) wakes the waiters and waits
  * until they have left it before PHP frees it; a second coroutine that
  * reads (writes) while another one is suspended reading (writing) is
@@ -146,6 +147,12 @@ typedef struct async_io_busy {
 	bool failed;                   /* async_io_stream_fail() ran: kept until close */
 	bool gone;                     /* freed with users inside (a close that could
 	                                * not wait): they must not return into it */
+	bool kept;                     /* a socket stream's: kept from its first wait
+	                                * to its close (io_streams.c), so that a wait
+	                                * neither allocates nor inserts into the table */
+	tasync_awaitable_t *timeouts[2];  /* kept: the reader's and the writer's timeout,
+	                                   * reused by their next waits (io_streams.c) */
+	uint64_t timeout_deadlines[2];    /* when each of those fires */
 } async_io_busy;
 
 async_io_busy *async_io_busy_find(php_stream *stream);

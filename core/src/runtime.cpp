@@ -1087,6 +1087,14 @@ void tasync_runtime::poll(bool may_block) {
         polling.store(true, std::memory_order_seq_cst);
         if (has_posts.load(std::memory_order_seq_cst)) timeout = 0;
     }
+    if (timeout == 0 && !timers.empty() && !destroying) {
+        // Timers already due fire before the reactor's callbacks: the
+        // coroutines they wake run before those the fds about to be
+        // reported wake (libuv's order), so a due delay is not queued
+        // behind a whole pass of I/O.
+        now_valid = false;
+        run_timers();
+    }
     int rc = r->loop_run(loop, timeout);
     polling.store(false, std::memory_order_relaxed);
     note_progress();

@@ -52,6 +52,30 @@ TEST_F(Io, FdBecomesReadableThroughAPipe) {
     tasync_fd_forget(rt, p.r);
 }
 
+// A timer that is due when the runtime polls wakes its coroutine before
+// the coroutines whose fds the same poll reports.
+TEST_F(Io, DueTimersWakeBeforeFdsReadyAtTheSamePoll) {
+    Pipe p;
+    go([&](tasync_coroutine_t *) {
+        EXPECT_EQ(tasync_await_fd(rt, p.r, TASYNC_IO_READABLE, nullptr, nullptr, nullptr), 0);
+        out.push_back("fd");
+    });
+    go([&](tasync_coroutine_t *) {
+        EXPECT_EQ(tasync_delay(rt, 1 * kMs, nullptr, nullptr), 0);
+        out.push_back("timer");
+    });
+    go([&](tasync_coroutine_t *) {
+        // Both become ready while this coroutine runs without yielding.
+        EXPECT_EQ(write(p.w, "x", 1), 1);
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(5);
+        while (std::chrono::steady_clock::now() < until) {
+        }
+    });
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(out, (std::vector<std::string>{"timer", "fd"}));
+    tasync_fd_forget(rt, p.r);
+}
+
 // The fd and its file description belong to the caller (and to whoever
 // shares them: a child holding the other end of a pipe, a shell sharing
 // STDIN): waiting for readiness must not make a blocking fd non-blocking.
