@@ -193,6 +193,7 @@ void Episode::on_enter(tasync_coroutine_t *co, void *data) {
                                           << tasync_coroutine_id(co));
     if (c == nullptr || failed) return;
     RANDOM_CHECK(*this, !c->freed, name(c) << " entered after it was freed");
+    if (c->state == CoState::Done && c->in_route) return;  // resumed where route_error parked it (S10)
     if (c->state == CoState::Done && c->outcome_failed && c->error != nullptr &&
         c->error->kind != TASYNC_ERROR_CANCELLATION && !c->routed) {
         // S10's Future semantics (ABI 1.2): a coroutine that completed with
@@ -200,8 +201,11 @@ void Episode::on_enter(tasync_coroutine_t *co, void *data) {
         // error flows from there, through its scope's handlers, once the
         // last handle is released unobserved.
         c->escalations_entered += 1;
-        RANDOM_CHECK(*this, c->escalations_entered == 1, name(c) << " was entered " << c->escalations_entered
-                                                                 << " times after it completed to escalate its error");
+        // Once to escalate, and again after each suspension of a handler
+        // that runs on its stack.
+        RANDOM_CHECK(*this, c->escalations_entered == 1 || c->handlers > 0,
+                     name(c) << " was entered " << c->escalations_entered
+                             << " times after it completed to escalate its error");
         return;
     }
     RANDOM_CHECK(*this, c->state != CoState::Done,
@@ -339,12 +343,22 @@ void Episode::sync() {
             later.push_back(c);
             continue;
         }
-        const bool may_escalate = c->error != nullptr && !c->routed && c->kind != CoKind::GroupTask &&
+        const bool may_escalate = c->error != nullptr && !c->routed && errors_flow(c) &&
                                   c->error->kind != TASYNC_ERROR_CANCELLATION;
         if (may_escalate) learn_escalations();
         finished(c);
     }
     ending_.swap(later);
+    // Coroutines the core completed inside tasync_coroutine_route_error
+    // (S10's Future semantics: a handle is held, nobody awaits it yet); they
+    // stay parked on their own stack until the error is observed or the
+    // last handle goes.
+    for (CoRec *c : std::vector<CoRec *>(unfinished)) {
+        if (!c->in_route || c->state != CoState::Running || c->core == nullptr) continue;
+        if (!(tasync_coroutine_flags(c->core) & TASYNC_CO_COMPLETED)) continue;
+        finished(c);
+    }
+    for (GroupRec &g : groups) learn_let_go(&g);
     learn_escalations();
     for (ScopeRec &s : scopes) {
         if (s.dispose_timer && now() >= s.dispose_deadline && !s.queryable()) {
@@ -628,7 +642,17 @@ void Episode::check_world() {
     for (CoRec *c : handles) {
         if (c->state == CoState::Done) check_coroutine(c);
     }
-    const size_t n = tasync_runtime_coroutines(rt, nullptr, 0);
+    // The runtime also lists completed coroutines while a held error
+    // escalates on their stack (S10's Future semantics).
+    size_t n = tasync_runtime_coroutines(rt, nullptr, 0);
+    if (n != 1 + unfinished.size() && !failed) {
+        std::vector<tasync_coroutine_t *> list(n);
+        tasync_runtime_coroutines(rt, list.data(), n);
+        for (tasync_coroutine_t *co : list) {
+            CoRec *r = rec_of(co);
+            if (r != nullptr && r->state == CoState::Done && (r->escalations_entered > 0 || r->in_route)) --n;
+        }
+    }
     if (n != 1 + unfinished.size() && !failed) {
         std::vector<tasync_coroutine_t *> list(n);
         tasync_runtime_coroutines(rt, list.data(), n);
@@ -636,6 +660,7 @@ void Episode::check_world() {
         for (tasync_coroutine_t *co : list) {
             CoRec *r = rec_of(co);
             if (r == main || std::find(unfinished.begin(), unfinished.end(), r) != unfinished.end()) continue;
+            if (r != nullptr && r->state == CoState::Done && (r->escalations_entered > 0 || r->in_route)) continue;
             core_side += " " + name(r) + "(" + (r != nullptr ? state_name(r->state) : "?") + ")";
         }
         std::string model_side;

@@ -147,6 +147,8 @@ public:
     // the model applies a dispose that moved it).
     void learn_escalations(bool failures_only = false);
     void learn_finally_spawned(CoRec *c);
+    // A released group that let go (G1), learned from its scope's flags.
+    void learn_let_go(GroupRec *g);
     std::vector<CoRec *> ending_;  // entries that returned, in order, not yet completed
     void check_world();
     void check_coroutine(CoRec *c);

@@ -36,9 +36,9 @@ inline constexpr bool kFinallyBeforeAwaiters = true;
 inline constexpr bool kFinallyHandlersModelled = false;
 
 // G1: releasing a group with tasks it held back for a concurrency slot.
-// True: they start anyway (this round's core). False: they never start
-// (the new G1: "tasks not started never start").
-inline constexpr bool kReleasedGroupStartsHeldTasks = true;
+// True: they start anyway (ABI 1.1's core). False: they never start (ABI
+// 1.2's G1: "tasks not started never start"; see Episode::learn_let_go).
+inline constexpr bool kReleasedGroupStartsHeldTasks = false;
 
 // X2: the context of a root scope (new Scope()) has the global scope's
 // context as its parent (this round's context.h). The new X2 says a root

@@ -162,8 +162,8 @@ void Episode::finished(CoRec *c) {
         ++g->completed_epoch;
         if (c->held) c->held = false;
         // A free slot starts the next task the group held back, in spawn
-        // order (G1).
-        if (g->concurrency != 0) {
+        // order (G1); a group that let go starts none.
+        if (g->concurrency != 0 && !g->let_go) {
             std::size_t running = 0;
             for (CoRec *t : g->tasks) running += t->unfinished() && !t->held;
             for (CoRec *t : g->tasks) {
@@ -290,6 +290,23 @@ void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns,
             if (f->cb->state == CoState::Registered) spawned(f->cb, global);
         }
     }
+}
+
+// G1: the released group let go. In the core's order: the tasks it held
+// back complete cancelled without starting, the running ones leave it as
+// zombies of its scope (which is disposed safely, its children first), and
+// the errors no reader handled flow from its scope (counted as candidates
+// when it was released).
+void Episode::learn_let_go(GroupRec *g) {
+    if (!g->released || g->let_go || !g->scope_ref || failed || destroyed) return;
+    if (!(tasync_scope_flags(g->scope->core) & TASYNC_SCOPE_DISPOSED)) return;
+    if (opts.verbose) trace("   model: g" + std::to_string(g->gid) + " let go");
+    g->let_go = true;
+    for (CoRec *t : g->tasks) {
+        if (t->held && t->state == CoState::New && !t->cancel_requested) cancel_co(t, learned_slot());
+    }
+    learn_liveness(g->scope);
+    dispose_scope(g->scope, TASYNC_DISPOSE_SAFELY, 0);
 }
 
 // C15: every unfinished coroutine, zombies and the main one included.

@@ -237,9 +237,17 @@ void release_group(Episode &ep, GroupRec *g) {
             break;
         }
     }
-    g->scope->observed = false;
-    if (!g->scope->owned) ep.remove_live_scope(g->scope);
+    // The model keeps watching the group's scope (learn_let_go), and from
+    // now on the errors of its failed tasks may flow (G1).
+    tasync_scope_retain(g->scope->core);
+    g->scope_ref = true;
+    g->released = true;
+    for (CoRec *t : g->tasks) {
+        if (t->state == CoState::Done && t->error != nullptr && t->error->kind != TASYNC_ERROR_CANCELLATION)
+            ++ep.error_candidates;
+    }
     tasync_group_release(g->g);
+    ep.learn_let_go(g);
 }
 
 std::string op_group_release(Episode &ep, CoRec *self) {

@@ -54,7 +54,7 @@ int handler_cb(void *data, tasync_scope_t *scope, tasync_coroutine_t *co, void *
                  "C7: a cancellation reached the exception handler of " << ep.name(s));
     RANDOM_CHECK(ep, flowing_error(ep, e), "S10: the handler of " << ep.name(s) << " got an error nobody raised");
     if (origin != nullptr) {
-        RANDOM_CHECK(ep, origin->kind != CoKind::GroupTask,
+        RANDOM_CHECK(ep, errors_flow(origin),
                      "G1: the error of group task " << ep.name(origin) << " reached the handler of " << ep.name(s));
         RANDOM_CHECK(ep, origin->scope == nullptr || ep.in_subtree(origin->scope, s),
                      "S10: the handler of " << ep.name(s) << " got the error of " << ep.name(origin)

@@ -230,7 +230,7 @@ void Episode::entry(tasync_coroutine_t *self, void *arg) {
         c->outcome_failed = true;
         c->outcome_error = ep.slot(c->error, false);
         const bool cancellation = c->error->kind == TASYNC_ERROR_CANCELLATION;
-        if (!cancellation && c->kind != CoKind::GroupTask) ++ep.error_candidates;
+        if (!cancellation && errors_flow(c)) ++ep.error_candidates;
     } else if (c->cancel_requested) {
         c->outcome_failed = true;
         c->outcome_error = c->cancel_error;
@@ -239,13 +239,23 @@ void Episode::entry(tasync_coroutine_t *self, void *arg) {
     }
     if (c->error != nullptr && !c->routed && c->rng.chance(30)) {
         // S10 now, while the entry still runs (the PHP host's way).
+        // With a handle held and nobody awaiting it, the core completes the
+        // coroutine here and parks it on its own stack until the error is
+        // observed or the last handle goes (S10's Future semantics): sync()
+        // learns that completion from its flags.
         c->routed = true;
         c->finishing = true;
+        c->in_route = true;
         ++c->handlers;
         const int rc = tasync_coroutine_route_error(self);
         --c->handlers;
+        c->in_route = false;
         RANDOM_CHECK(ep, rc == 0, "tasync_coroutine_route_error returned " << rc);
         ep.learn_escalations();
+        if (c->state == CoState::Done) {
+            ep.trace("   " + ep.name(c) + " returns (completed inside route_error)");
+            return;
+        }
     }
     c->state = CoState::Ending;
     c->finishing = true;
