@@ -163,11 +163,7 @@ void Episode::learn_finally_spawned(CoRec *c) {
     if (c->fin == nullptr || c->fin->target_scope == nullptr) return;
     ScopeRec *s = c->fin->target_scope;
     if (s == global) {
-        global->completed = true;
-        for (FinRec *f : global->finals) {
-            f->must_run = true;
-            if (f->cb->state == CoState::Registered) spawned(f->cb, global);
-        }
+        complete_scope(global);
         return;
     }
     RANDOM_CHECK(*this, s->closed || scope_unseen_cancel_possible(s),
@@ -175,11 +171,7 @@ void Episode::learn_finally_spawned(CoRec *c) {
     if (!s->closed) cancel_scope(s, learned_slot(), false, true);
     // Its last coroutines completed where the model has not seen it yet:
     // their completion is learned later and finds the scope completed.
-    s->completed = true;
-    for (FinRec *f : s->finals) {
-        f->must_run = true;
-        if (f->cb->state == CoState::Registered) spawned(f->cb, global);
-    }
+    complete_scope(s);
 }
 
 

@@ -125,6 +125,15 @@ public:
     void spawned(CoRec *c, ScopeRec *s);
     void zombify(CoRec *c);
     void finished(CoRec *c);
+    // C11, S12: a registered finally callback is spawned into the global
+    // scope, protected, charged to charge_to (and its ancestors) unless that
+    // is NULL or the global scope.
+    void spawn_finally(FinRec *f, ScopeRec *charge_to);
+    // The scope completes: its finally callbacks are spawned, charged to it.
+    void complete_scope(ScopeRec *s);
+    // A coroutine (or a charge) leaves s and its ancestors, as the core's
+    // scope_coroutine_finished walks them.
+    void leave_scopes(ScopeRec *s, bool zombie);
     void cancel_co(CoRec *c, ErrSlot *err);
     void cancel_scope(ScopeRec *s, ErrSlot *err, bool explicit_call, bool learned = false);
     // started_ns: the runtime's clock read just before the dispose call

@@ -196,6 +196,7 @@ struct CoRec {
 
     WaitRec wait;
     FinRec *fin = nullptr;             // for finally callbacks: the registration
+    ScopeRec *charged = nullptr;       // finally callbacks: the scope they are charged to (C11)
     std::vector<FinRec *> finals;      // callbacks registered on this coroutine
 
     bool unfinished() const { return state != CoState::Done && state != CoState::Registered; }

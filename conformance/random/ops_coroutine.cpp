@@ -483,7 +483,7 @@ std::string op_cancel(Episode &ep, CoRec *self, bool self_cancel) {
     RANDOM_CHECK(ep, rc == 0, "C7: cancelling " << ep.name(t) << " returned " << rc);
     ep.cancel_co(t, err != nullptr ? ep.slot(err, false) : ep.slot(nullptr, true));
     if (err != nullptr) ep.host.release(err);
-    if (was_new && takes) {
+    if (was_new && takes && t->kind != CoKind::Finally) {  // a finally callback starts anyway (C11)
         RANDOM_CHECK(ep, t->arg_released == 1,
                      "C7: " << ep.name(t) << " was cancelled before it started, but its arg was not released");
     }
@@ -569,11 +569,30 @@ std::string op_coroutine_finally(Episode &ep, CoRec *self) {
     cb->fin = f;
     f->cb = cb;
     tasync_spawn_options_t o = ep.spawn_options(cb, nullptr);
+    // C11: on a completed coroutine it runs at once, charged to the
+    // coroutine's scope while the core still keeps it (until the coroutine
+    // left its stack: a held error, S10), else to nobody. Which of the two
+    // is learned from the counts of the nearest scope the tester can query.
+    ScopeRec *probe = nullptr;
+    bool under_global = false;
+    if (t->state == CoState::Done && t->scope != nullptr && !t->zombie) {
+        for (ScopeRec *p = t->scope; p != nullptr; p = p->parent) {
+            if (p->is_global) {
+                under_global = p != t->scope;
+                break;
+            }
+            if (probe == nullptr && !p->dead && p->queryable()) probe = p;
+        }
+    }
+    const size_t probe_before = probe != nullptr ? tasync_scope_active_count(probe->core) : 0;
+    const size_t global_before = tasync_scope_active_count(ep.global->core);
     int rc = tasync_coroutine_on_finally(t->handle, &o);
     RANDOM_CHECK(ep, rc == 0, "C11: on_finally on " << ep.name(t) << " returned " << rc);
     if (t->state == CoState::Done) {
-        f->must_run = true;
-        ep.spawned(cb, ep.global);
+        bool charged = false;
+        if (probe != nullptr) charged = tasync_scope_active_count(probe->core) > probe_before;
+        else if (under_global) charged = tasync_scope_active_count(ep.global->core) == global_before + 2;
+        ep.spawn_finally(f, charged ? t->scope : nullptr);
         // The core spawned it: learn its pointer from the global scope.
         tasync_coroutine_t *buf[64];
         size_t n = tasync_scope_coroutines(ep.global->core, buf, 64);

@@ -247,7 +247,7 @@ void release_group(Episode &ep, GroupRec *g) {
             ++ep.error_candidates;
     }
     tasync_group_release(g->g);
-    ep.learn_let_go(g);
+    ep.sync();  // what the release did, the let-go (learn_let_go) included
 }
 
 std::string op_group_release(Episode &ep, CoRec *self) {

@@ -368,8 +368,9 @@ std::string op_scope_finally(Episode &ep, CoRec *self) {
     int rc = tasync_scope_on_finally(s->core, &o);
     RANDOM_CHECK(ep, rc == 0, "S12: on_finally on " << ep.name(s) << " returned " << rc);
     if (s->completed) {
-        f->must_run = true;
-        ep.spawned(cb, ep.global);
+        // C11: registered on a completed scope, it runs at once, charged to
+        // the scope.
+        ep.spawn_finally(f, s);
         tasync_coroutine_t *buf[64];
         size_t n = tasync_scope_coroutines(ep.global->core, buf, 64);
         if (n > 0 && n <= 64) cb->core = buf[n - 1];

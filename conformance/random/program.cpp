@@ -221,7 +221,8 @@ void Episode::entry(tasync_coroutine_t *self, void *arg) {
     }
     ep.check_world();
     ep.run_program(c);
-    while (c->protect_depth > 0) ep.exec(c, Op::ProtectEnd);
+    // A finally callback's own protection (C11) is the core's to end.
+    while (c->protect_depth > (c->kind == CoKind::Finally ? 1 : 0)) ep.exec(c, Op::ProtectEnd);
     ep.sync();
     // The outcome is final now (C4, C7, C8): the error it set, else its
     // cancellation, else its result.
