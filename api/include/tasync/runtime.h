@@ -348,7 +348,9 @@ TASYNC_API int tasync_delay(tasync_runtime_t *rt, uint64_t timeout_ns, tasync_aw
 /*
  * Waits until fd is ready for events (tasync_io_event_t bits). Returns 0 and
  * the ready events in *revents, or an error code. Any number of coroutines
- * may wait on the same fd.
+ * may wait on the same fd. Readiness is a hint (reactor.h, G5): another
+ * reader may have drained the fd before the caller runs, so the caller uses
+ * a non-blocking fd and waits again on EAGAIN. Since: ABI 1.0.
  */
 TASYNC_API int tasync_await_fd(tasync_runtime_t *rt, int fd, unsigned events, tasync_awaitable_t *cancellation,
                                unsigned *revents, void **out_error);
