@@ -681,7 +681,8 @@ void Episode::check_world() {
             tasync_group_entry(g->g, i, 0, &e);
             CoRec *t = g->tasks[i];
             RANDOM_CHECK(*this, e.coroutine == t->core, "G1: group g" << g->gid << " task " << i << " is another coroutine");
-            const uint32_t want = t->state == CoState::Done ? TASYNC_GROUP_TASK_DONE
+            // Done once it settled: after its finally callbacks (C11).
+            const uint32_t want = t->settled                ? TASYNC_GROUP_TASK_DONE
                                   : t->held                 ? TASYNC_GROUP_TASK_HELD
                                                             : TASYNC_GROUP_TASK_RUNNING;
             RANDOM_CHECK(*this, e.state == want,

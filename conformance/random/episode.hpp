@@ -129,6 +129,9 @@ public:
     // scope, protected, charged to charge_to (and its ancestors) unless that
     // is NULL or the global scope.
     void spawn_finally(FinRec *f, ScopeRec *charge_to);
+    // C11: the coroutine's awaiters (its group too) may resume: its
+    // finally callbacks have run.
+    void settle(CoRec *c);
     // The scope completes: its finally callbacks are spawned, charged to it.
     void complete_scope(ScopeRec *s);
     // A coroutine (or a charge) leaves s and its ancestors, as the core's

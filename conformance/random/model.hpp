@@ -197,6 +197,9 @@ struct CoRec {
     WaitRec wait;
     FinRec *fin = nullptr;             // for finally callbacks: the registration
     ScopeRec *charged = nullptr;       // finally callbacks: the scope they are charged to (C11)
+    CoRec *holds = nullptr;            // finally callbacks: the coroutine whose awaiters wait for it (C11)
+    int finals_running = 0;            // its finally callbacks its awaiters still wait for (C11)
+    bool settled = false;              // completed and its awaiters (a group too) may resume
     std::vector<FinRec *> finals;      // callbacks registered on this coroutine
 
     bool unfinished() const { return state != CoState::Done && state != CoState::Registered; }

@@ -155,25 +155,16 @@ void Episode::finished(CoRec *c) {
     // C11: its finally callbacks start before its awaiters resume, charged
     // to its scope (not a zombie's: its cleanup blocks nothing, S9), before
     // it leaves the scope, so the scope does not complete in between.
-    for (FinRec *f : c->finals) spawn_finally(f, c->zombie ? nullptr : c->scope);
-    if (c->group != nullptr) {
-        GroupRec *g = c->group;
-        g->completed.push_back(c);
-        ++g->completed_epoch;
-        if (c->held) c->held = false;
-        // A free slot starts the next task the group held back, in spawn
-        // order (G1); a group that let go starts none.
-        if (g->concurrency != 0 && !g->let_go) {
-            std::size_t running = 0;
-            for (CoRec *t : g->tasks) running += t->unfinished() && !t->held;
-            for (CoRec *t : g->tasks) {
-                if (running >= g->concurrency) break;
-                if (t->held && t->unfinished()) {
-                    t->held = false;
-                    ++running;
-                }
-            }
-        }
+    for (FinRec *f : c->finals) {
+        spawn_finally(f, c->zombie ? nullptr : c->scope);
+        f->cb->holds = c;
+        ++c->finals_running;
+    }
+    if (c->finals_running == 0) settle(c);
+    if (CoRec *owner = c->holds) {
+        // A finally callback finished: its owner's awaiters may resume.
+        c->holds = nullptr;
+        if (--owner->finals_running == 0) settle(owner);
     }
     ScopeRec *s = c->scope;
     if (s == nullptr) return;
@@ -184,6 +175,30 @@ void Episode::finished(CoRec *c) {
         // A finally callback's charge goes after its own scope's count.
         c->charged = nullptr;
         leave_scopes(ch, false);
+    }
+}
+
+void Episode::settle(CoRec *c) {
+    if (c->settled) return;
+    c->settled = true;
+    if (c->group != nullptr) {
+        GroupRec *g = c->group;
+        g->completed.push_back(c);
+        ++g->completed_epoch;
+        if (c->held) c->held = false;
+        // A free slot starts the next task the group held back, in spawn
+        // order (G1); a group that let go starts none.
+        if (g->concurrency != 0 && !g->let_go) {
+            std::size_t running = 0;
+            for (CoRec *t : g->tasks) running += !t->settled && !t->held;  // a slot is freed when the task settles (C11)
+            for (CoRec *t : g->tasks) {
+                if (running >= g->concurrency) break;
+                if (t->held && t->unfinished()) {
+                    t->held = false;
+                    ++running;
+                }
+            }
+        }
     }
 }
 

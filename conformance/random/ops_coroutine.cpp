@@ -372,7 +372,7 @@ std::string op_await_any(Episode &ep, CoRec *self) {
     Pin pin(canc);
     long first_done = -1;
     for (std::size_t i = 0; i < arr.size() && first_done < 0; ++i) {
-        if (cos[i] != nullptr ? cos[i] != self && cos[i]->state == CoState::Done : completed_now(ep, aws[i]))
+        if (cos[i] != nullptr ? cos[i] != self && cos[i]->settled : completed_now(ep, aws[i]))
             first_done = static_cast<long>(i);
     }
     const bool fast = has_self || first_done >= 0 || (canc != nullptr && completed_now(ep, canc));
@@ -593,6 +593,11 @@ std::string op_coroutine_finally(Episode &ep, CoRec *self) {
         if (probe != nullptr) charged = tasync_scope_active_count(probe->core) > probe_before;
         else if (under_global) charged = tasync_scope_active_count(ep.global->core) == global_before + 2;
         ep.spawn_finally(f, charged ? t->scope : nullptr);
+        if (!t->settled) {
+            // Its awaiters wait for this one too (C11).
+            cb->holds = t;
+            ++t->finals_running;
+        }
         // The core spawned it: learn its pointer from the global scope.
         tasync_coroutine_t *buf[64];
         size_t n = tasync_scope_coroutines(ep.global->core, buf, 64);

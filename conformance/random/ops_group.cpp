@@ -125,7 +125,7 @@ std::string op_group_spawn(Episode &ep, CoRec *self) {
         if (num >= g->next_int) g->next_int = num + 1;
     }
     std::size_t running = 0;
-    for (CoRec *t : g->tasks) running += t->unfinished() && !t->held;
+    for (CoRec *t : g->tasks) running += !t->settled && !t->held;  // a slot is freed when the task settles (C11)
     c->held = g->concurrency != 0 && running >= g->concurrency;
     c->core = h;
     g->tasks.push_back(c);
