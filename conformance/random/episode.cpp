@@ -37,7 +37,8 @@ uint32_t wait_kind_of(WaitKind k) {
         case WaitKind::Park: return TASYNC_WAIT_PARK;
         case WaitKind::AwaitCoroutine:
         case WaitKind::AwaitAwaitable:
-        case WaitKind::AwaitAny: return TASYNC_WAIT_AWAIT;
+        case WaitKind::AwaitAny:
+        case WaitKind::AwaitMany: return TASYNC_WAIT_AWAIT;
         case WaitKind::Delay: return TASYNC_WAIT_DELAY;
         case WaitKind::Fd: return TASYNC_WAIT_FD;
         case WaitKind::Op: return TASYNC_WAIT_OP;  // or FD when the core emulates the operation

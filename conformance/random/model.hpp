@@ -32,6 +32,7 @@ enum class Op : std::uint8_t {
     AwaitFuture,
     AwaitTimeout,
     AwaitAny,
+    AwaitMany,         // an await-many set (G2)
     FutureCreate,
     FutureSettle,      // resolve or reject
     AwaitableRelease,  // the tester drops a future or timeout
@@ -109,6 +110,7 @@ enum class WaitKind : std::uint8_t {
     AwaitCoroutine,
     AwaitAwaitable,  // a future, a timeout or a group awaitable
     AwaitAny,
+    AwaitMany,       // an await-many set (G2)
     Delay,
     Fd,
     Op,

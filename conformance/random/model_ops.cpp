@@ -334,7 +334,10 @@ void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns,
 // the errors no reader handled flow from its scope (counted as candidates
 // when it was released).
 void Episode::learn_let_go(GroupRec *g) {
-    if (!g->released || g->let_go || !g->scope_ref || failed || destroyed) return;
+    // A scope the model knows to be disposed (its parent's dispose, say)
+    // says nothing: then the tasks it held back are learned one by one
+    // when they complete without starting (unseen_cancel_possible).
+    if (!g->released || g->let_go || !g->scope_ref || g->scope->disposed || failed || destroyed) return;
     if (!(tasync_scope_flags(g->scope->core) & TASYNC_SCOPE_DISPOSED)) return;
     if (opts.verbose) trace("   model: g" + std::to_string(g->gid) + " let go");
     g->let_go = true;

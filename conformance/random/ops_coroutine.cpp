@@ -11,7 +11,7 @@
 
 namespace tasync_random {
 
-namespace {
+// Helpers the operations share (ops.hpp).
 
 std::string rc_text(int rc) { return "rc=" + std::to_string(rc); }
 
@@ -20,20 +20,13 @@ void release_outs(Episode &ep, void *v, void *e) {
     if (e != nullptr && ep.host.is_error(e)) ep.host.release(static_cast<Error *>(e));
 }
 
-// Holds an awaitable for the duration of one operation: a listed one (which
-// another coroutine may release meanwhile) is retained, a temporary one
-// (made for this operation) is adopted.
-struct Pin {
-    tasync_awaitable_t *aw = nullptr;
-    explicit Pin(AwRec *a) {
-        if (a == nullptr) return;
-        aw = a->aw;
-        if (a->held) tasync_awaitable_retain(aw);
-    }
-    ~Pin() { tasync_awaitable_release(aw); }
-    Pin(const Pin &) = delete;
-    Pin &operator=(const Pin &) = delete;
-};
+Pin::Pin(AwRec *a) {
+    if (a == nullptr) return;
+    aw = a->aw;
+    if (a->held) tasync_awaitable_retain(aw);
+}
+
+Pin::~Pin() { tasync_awaitable_release(aw); }
 
 AwRec *new_timeout(Episode &ep, Rng &rng, bool listed) {
     ep.aws.emplace_back();
@@ -49,8 +42,6 @@ AwRec *new_timeout(Episode &ep, Rng &rng, bool listed) {
     return a;
 }
 
-// Whether an awaitable record has completed, asking the runtime for the
-// kinds whose completion the model learns by observation.
 bool completed_now(Episode &ep, AwRec *a) {
     if (a->completed) return true;
     if (a->kind == AwRec::Kind::Future) return false;
@@ -58,8 +49,6 @@ bool completed_now(Episode &ep, AwRec *a) {
     return tasync_awaitable_is_completed(a->aw) != 0;
 }
 
-// The cancellation side and EAWAIT_CANCELLED, shared by every await.
-// Returns true when rc was one of those (the caller checks the rest).
 bool common_outcome(Episode &ep, CoRec *self, int rc, void *e, AwRec *canc, const char *what) {
     if (rc == -ECANCELED) {
         ep.expect_cancel_outcome(self, rc, e, what);
@@ -81,8 +70,6 @@ CoRec *pick(Episode &ep, Rng &rng, const std::vector<CoRec *> &v) {
     if (v.empty()) return nullptr;
     return v[rng.below(static_cast<std::uint32_t>(v.size()))];
 }
-
-}  // namespace
 
 AwRec *pick_cancellation(Episode &ep, CoRec *self) {
     Rng &rng = self->rng;

@@ -69,6 +69,7 @@ constexpr Weight kWeights[] = {
     {Op::TimerStop, 1, 1},
     {Op::Context, 2, 2},
     {Op::Introspect, 1, 1},
+    {Op::AwaitMany, 3, 4},
 };
 
 unsigned weight_of(const Weight &w, CoKind kind) {
@@ -91,6 +92,7 @@ const char *op_name(Op op) {
         case Op::AwaitFuture: return "AwaitFuture";
         case Op::AwaitTimeout: return "AwaitTimeout";
         case Op::AwaitAny: return "AwaitAny";
+        case Op::AwaitMany: return "AwaitMany";
         case Op::FutureCreate: return "FutureCreate";
         case Op::FutureSettle: return "FutureSettle";
         case Op::AwaitableRelease: return "AwaitableRelease";
@@ -296,6 +298,7 @@ void Episode::exec(CoRec *self, Op op) {
         case Op::AwaitFuture: what = op_await_awaitable(*this, self, false); break;
         case Op::AwaitTimeout: what = op_await_awaitable(*this, self, true); break;
         case Op::AwaitAny: what = op_await_any(*this, self); break;
+        case Op::AwaitMany: what = op_await_many(*this, self); break;
         case Op::FutureCreate: what = op_future_create(*this, self); break;
         case Op::FutureSettle: what = op_future_settle(*this, self); break;
         case Op::AwaitableRelease: what = op_awaitable_release(*this, self); break;
