@@ -135,8 +135,8 @@ public:
     // The scope completes: its finally callbacks are spawned, charged to it.
     void complete_scope(ScopeRec *s);
     // A coroutine (or a charge) leaves s and its ancestors, as the core's
-    // scope_coroutine_finished walks them.
-    void leave_scopes(ScopeRec *s, bool zombie);
+    // scope_coroutine_finished walks them (up to stop, excluded).
+    void leave_scopes(ScopeRec *s, bool zombie, ScopeRec *stop = nullptr);
     void cancel_co(CoRec *c, ErrSlot *err);
     void cancel_scope(ScopeRec *s, ErrSlot *err, bool explicit_call, bool learned = false);
     // started_ns: the runtime's clock read just before the dispose call

@@ -174,7 +174,7 @@ void Episode::finished(CoRec *c) {
     if (ScopeRec *ch = c->charged) {
         // A finally callback's charge goes after its own scope's count.
         c->charged = nullptr;
-        leave_scopes(ch, false);
+        leave_scopes(ch, false, global);
     }
 }
 
@@ -210,7 +210,8 @@ void Episode::spawn_finally(FinRec *f, ScopeRec *charge_to) {
     cb->protect_depth = 1;  // C11: it runs as inside protect(), C20
     if (charge_to == nullptr || charge_to->is_global) return;
     cb->charged = charge_to;
-    for (ScopeRec *p = charge_to; p != nullptr; p = p->parent) {
+    // The global scope counts it once, as its member.
+    for (ScopeRec *p = charge_to; p != nullptr && !p->is_global; p = p->parent) {
         ++p->active;
         ++p->all;
     }
@@ -224,8 +225,8 @@ void Episode::complete_scope(ScopeRec *s) {
     for (FinRec *f : s->finals) spawn_finally(f, s);
 }
 
-void Episode::leave_scopes(ScopeRec *s, bool zombie) {
-    for (ScopeRec *p = s; p != nullptr; p = p->parent) {
+void Episode::leave_scopes(ScopeRec *s, bool zombie, ScopeRec *stop) {
+    for (ScopeRec *p = s; p != nullptr && p != stop; p = p->parent) {
         const bool no_active = !zombie && --p->active == 0;
         const bool none = --p->all == 0;
         if (none && p->closed && !p->completed) {

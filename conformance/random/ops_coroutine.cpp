@@ -560,25 +560,24 @@ std::string op_coroutine_finally(Episode &ep, CoRec *self) {
     // coroutine's scope while the core still keeps it (until the coroutine
     // left its stack: a held error, S10), else to nobody. Which of the two
     // is learned from the counts of the nearest scope the tester can query.
+    // Without such a scope (the global scope counts the callback as its
+    // member either way), the charge is taken to follow a held error.
     ScopeRec *probe = nullptr;
-    bool under_global = false;
     if (t->state == CoState::Done && t->scope != nullptr && !t->zombie) {
-        for (ScopeRec *p = t->scope; p != nullptr; p = p->parent) {
-            if (p->is_global) {
-                under_global = p != t->scope;
+        for (ScopeRec *p = t->scope; p != nullptr && !p->is_global; p = p->parent) {
+            if (!p->dead && p->queryable()) {
+                probe = p;
                 break;
             }
-            if (probe == nullptr && !p->dead && p->queryable()) probe = p;
         }
     }
     const size_t probe_before = probe != nullptr ? tasync_scope_active_count(probe->core) : 0;
-    const size_t global_before = tasync_scope_active_count(ep.global->core);
     int rc = tasync_coroutine_on_finally(t->handle, &o);
     RANDOM_CHECK(ep, rc == 0, "C11: on_finally on " << ep.name(t) << " returned " << rc);
     if (t->state == CoState::Done) {
-        bool charged = false;
+        bool charged = t->scope != nullptr && !t->zombie && t->outcome_failed && t->error != nullptr &&
+                       t->error->kind != TASYNC_ERROR_CANCELLATION && errors_flow(t);
         if (probe != nullptr) charged = tasync_scope_active_count(probe->core) > probe_before;
-        else if (under_global) charged = tasync_scope_active_count(ep.global->core) == global_before + 2;
         ep.spawn_finally(f, charged ? t->scope : nullptr);
         if (!t->settled) {
             // Its awaiters wait for this one too (C11).
