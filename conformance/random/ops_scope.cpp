@@ -313,7 +313,12 @@ std::string op_scope_await(Episode &ep, CoRec *self, bool after_cancel) {
     } else {
         ep.expect_cancel_outcome(self, rc, err, "a scope wait");
         if (after_cancel) {
-            RANDOM_CHECK(ep, rc == 0 || (with_handler && rc == 7), "S5: await_after_cancellation of " << n << " returned " << rc);
+            // Without a handler the caller is a responsibility point (scope.h,
+            // ABI 1.2): an error no exception handler takes ends the wait.
+            const bool failure = !with_handler && rc == TASYNC_EFAILED && ep.host.is_error(err) &&
+                                 flowing_error(ep, static_cast<Error *>(err));
+            RANDOM_CHECK(ep, rc == 0 || (with_handler && rc == 7) || failure,
+                         "S5: await_after_cancellation of " << n << " returned " << rc);
             if (rc == 0)
                 RANDOM_CHECK(ep, all0 == 0 || s->zero_all_epoch > self->wait.scope_epoch,
                              "S5: await_after_cancellation of " << n << " returned while coroutines remained");
