@@ -37,7 +37,8 @@ uint32_t wait_kind_of(WaitKind k) {
         case WaitKind::Park: return TASYNC_WAIT_PARK;
         case WaitKind::AwaitCoroutine:
         case WaitKind::AwaitAwaitable:
-        case WaitKind::AwaitAny: return TASYNC_WAIT_AWAIT;
+        case WaitKind::AwaitAny:
+        case WaitKind::AwaitMany: return TASYNC_WAIT_AWAIT;
         case WaitKind::Delay: return TASYNC_WAIT_DELAY;
         case WaitKind::Fd: return TASYNC_WAIT_FD;
         case WaitKind::Op: return TASYNC_WAIT_OP;  // or FD when the core emulates the operation
@@ -163,11 +164,7 @@ void Episode::learn_finally_spawned(CoRec *c) {
     if (c->fin == nullptr || c->fin->target_scope == nullptr) return;
     ScopeRec *s = c->fin->target_scope;
     if (s == global) {
-        global->completed = true;
-        for (FinRec *f : global->finals) {
-            f->must_run = true;
-            if (f->cb->state == CoState::Registered) spawned(f->cb, global);
-        }
+        complete_scope(global);
         return;
     }
     RANDOM_CHECK(*this, s->closed || scope_unseen_cancel_possible(s),
@@ -175,11 +172,7 @@ void Episode::learn_finally_spawned(CoRec *c) {
     if (!s->closed) cancel_scope(s, learned_slot(), false, true);
     // Its last coroutines completed where the model has not seen it yet:
     // their completion is learned later and finds the scope completed.
-    s->completed = true;
-    for (FinRec *f : s->finals) {
-        f->must_run = true;
-        if (f->cb->state == CoState::Registered) spawned(f->cb, global);
-    }
+    complete_scope(s);
 }
 
 
@@ -193,6 +186,7 @@ void Episode::on_enter(tasync_coroutine_t *co, void *data) {
                                           << tasync_coroutine_id(co));
     if (c == nullptr || failed) return;
     RANDOM_CHECK(*this, !c->freed, name(c) << " entered after it was freed");
+    if (c->state == CoState::Done && c->in_route) return;  // resumed where route_error parked it (S10)
     if (c->state == CoState::Done && c->outcome_failed && c->error != nullptr &&
         c->error->kind != TASYNC_ERROR_CANCELLATION && !c->routed) {
         // S10's Future semantics (ABI 1.2): a coroutine that completed with
@@ -200,8 +194,11 @@ void Episode::on_enter(tasync_coroutine_t *co, void *data) {
         // error flows from there, through its scope's handlers, once the
         // last handle is released unobserved.
         c->escalations_entered += 1;
-        RANDOM_CHECK(*this, c->escalations_entered == 1, name(c) << " was entered " << c->escalations_entered
-                                                                 << " times after it completed to escalate its error");
+        // Once to escalate, and again after each suspension of a handler
+        // that runs on its stack.
+        RANDOM_CHECK(*this, c->escalations_entered == 1 || c->handlers > 0,
+                     name(c) << " was entered " << c->escalations_entered
+                             << " times after it completed to escalate its error");
         return;
     }
     RANDOM_CHECK(*this, c->state != CoState::Done,
@@ -339,12 +336,22 @@ void Episode::sync() {
             later.push_back(c);
             continue;
         }
-        const bool may_escalate = c->error != nullptr && !c->routed && c->kind != CoKind::GroupTask &&
+        const bool may_escalate = c->error != nullptr && !c->routed && errors_flow(c) &&
                                   c->error->kind != TASYNC_ERROR_CANCELLATION;
         if (may_escalate) learn_escalations();
         finished(c);
     }
     ending_.swap(later);
+    // Coroutines the core completed inside tasync_coroutine_route_error
+    // (S10's Future semantics: a handle is held, nobody awaits it yet); they
+    // stay parked on their own stack until the error is observed or the
+    // last handle goes.
+    for (CoRec *c : std::vector<CoRec *>(unfinished)) {
+        if (!c->in_route || c->state != CoState::Running || c->core == nullptr) continue;
+        if (!(tasync_coroutine_flags(c->core) & TASYNC_CO_COMPLETED)) continue;
+        finished(c);
+    }
+    for (GroupRec &g : groups) learn_let_go(&g);
     learn_escalations();
     for (ScopeRec &s : scopes) {
         if (s.dispose_timer && now() >= s.dispose_deadline && !s.queryable()) {
@@ -628,7 +635,17 @@ void Episode::check_world() {
     for (CoRec *c : handles) {
         if (c->state == CoState::Done) check_coroutine(c);
     }
-    const size_t n = tasync_runtime_coroutines(rt, nullptr, 0);
+    // The runtime also lists completed coroutines while a held error
+    // escalates on their stack (S10's Future semantics).
+    size_t n = tasync_runtime_coroutines(rt, nullptr, 0);
+    if (n != 1 + unfinished.size() && !failed) {
+        std::vector<tasync_coroutine_t *> list(n);
+        tasync_runtime_coroutines(rt, list.data(), n);
+        for (tasync_coroutine_t *co : list) {
+            CoRec *r = rec_of(co);
+            if (r != nullptr && r->state == CoState::Done && (r->escalations_entered > 0 || r->in_route)) --n;
+        }
+    }
     if (n != 1 + unfinished.size() && !failed) {
         std::vector<tasync_coroutine_t *> list(n);
         tasync_runtime_coroutines(rt, list.data(), n);
@@ -636,6 +653,7 @@ void Episode::check_world() {
         for (tasync_coroutine_t *co : list) {
             CoRec *r = rec_of(co);
             if (r == main || std::find(unfinished.begin(), unfinished.end(), r) != unfinished.end()) continue;
+            if (r != nullptr && r->state == CoState::Done && (r->escalations_entered > 0 || r->in_route)) continue;
             core_side += " " + name(r) + "(" + (r != nullptr ? state_name(r->state) : "?") + ")";
         }
         std::string model_side;
@@ -664,7 +682,8 @@ void Episode::check_world() {
             tasync_group_entry(g->g, i, 0, &e);
             CoRec *t = g->tasks[i];
             RANDOM_CHECK(*this, e.coroutine == t->core, "G1: group g" << g->gid << " task " << i << " is another coroutine");
-            const uint32_t want = t->state == CoState::Done ? TASYNC_GROUP_TASK_DONE
+            // Done once it settled: after its finally callbacks (C11).
+            const uint32_t want = t->settled                ? TASYNC_GROUP_TASK_DONE
                                   : t->held                 ? TASYNC_GROUP_TASK_HELD
                                                             : TASYNC_GROUP_TASK_RUNNING;
             RANDOM_CHECK(*this, e.state == want,

@@ -125,6 +125,18 @@ public:
     void spawned(CoRec *c, ScopeRec *s);
     void zombify(CoRec *c);
     void finished(CoRec *c);
+    // C11, S12: a registered finally callback is spawned into the global
+    // scope, protected, charged to charge_to (and its ancestors) unless that
+    // is NULL or the global scope.
+    void spawn_finally(FinRec *f, ScopeRec *charge_to);
+    // C11: the coroutine's awaiters (its group too) may resume: its
+    // finally callbacks have run.
+    void settle(CoRec *c);
+    // The scope completes: its finally callbacks are spawned, charged to it.
+    void complete_scope(ScopeRec *s);
+    // A coroutine (or a charge) leaves s and its ancestors, as the core's
+    // scope_coroutine_finished walks them (up to stop, excluded).
+    void leave_scopes(ScopeRec *s, bool zombie, ScopeRec *stop = nullptr);
     void cancel_co(CoRec *c, ErrSlot *err);
     void cancel_scope(ScopeRec *s, ErrSlot *err, bool explicit_call, bool learned = false);
     // started_ns: the runtime's clock read just before the dispose call
@@ -147,6 +159,8 @@ public:
     // the model applies a dispose that moved it).
     void learn_escalations(bool failures_only = false);
     void learn_finally_spawned(CoRec *c);
+    // A released group that let go (G1), learned from its scope's flags.
+    void learn_let_go(GroupRec *g);
     std::vector<CoRec *> ending_;  // entries that returned, in order, not yet completed
     void check_world();
     void check_coroutine(CoRec *c);

@@ -30,15 +30,14 @@ inline constexpr bool kFinallyBeforeAwaiters = true;
 
 // C11, S12 as of ABI 1.2: finally handlers are defers (they always start,
 // run protected, are charged to the owner's scope, and hold the owner's
-// awaiters). The model still spawns them as plain coroutines of the global
-// scope, so the operations that register them are left out until it learns
-// the new rule.
-inline constexpr bool kFinallyHandlersModelled = false;
+// awaiters); Episode::spawn_finally models that. False leaves out the
+// operations that register them.
+inline constexpr bool kFinallyHandlersModelled = true;
 
 // G1: releasing a group with tasks it held back for a concurrency slot.
-// True: they start anyway (this round's core). False: they never start
-// (the new G1: "tasks not started never start").
-inline constexpr bool kReleasedGroupStartsHeldTasks = true;
+// True: they start anyway (ABI 1.1's core). False: they never start (ABI
+// 1.2's G1: "tasks not started never start"; see Episode::learn_let_go).
+inline constexpr bool kReleasedGroupStartsHeldTasks = false;
 
 // X2: the context of a root scope (new Scope()) has the global scope's
 // context as its parent (this round's context.h). The new X2 says a root

@@ -79,8 +79,9 @@ void Episode::final_phase() {
         if (s->owned) release_scope(*this, s, !abrupt && rng.chance(50));
     }
     for (ScopeRec *s : std::vector<ScopeRec *>(live_scopes)) {
-        if (s->observed && s->group == nullptr) {
+        if (s->observed && (s->group == nullptr || s->group->scope_ref)) {
             s->observed = false;
+            if (s->group != nullptr) s->group->scope_ref = false;
             tasync_scope_release(s->core);
         }
     }

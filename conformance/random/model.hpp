@@ -32,6 +32,7 @@ enum class Op : std::uint8_t {
     AwaitFuture,
     AwaitTimeout,
     AwaitAny,
+    AwaitMany,         // an await-many set (G2)
     FutureCreate,
     FutureSettle,      // resolve or reject
     AwaitableRelease,  // the tester drops a future or timeout
@@ -109,6 +110,7 @@ enum class WaitKind : std::uint8_t {
     AwaitCoroutine,
     AwaitAwaitable,  // a future, a timeout or a group awaitable
     AwaitAny,
+    AwaitMany,       // an await-many set (G2)
     Delay,
     Fd,
     Op,
@@ -186,6 +188,7 @@ struct CoRec {
     Error *error = nullptr;
     bool routed = false;
     int escalations_entered = 0;  // entries after completion, to escalate a held error (S10)
+    bool in_route = false;   // inside tasync_coroutine_route_error, called from its entry
     bool must_fail = false;  // FailToGlobal: its SetError step always runs
     bool spawn_failed = false;  // the spawn was refused: no coroutine ever existed
     bool outcome_known = false;
@@ -195,6 +198,10 @@ struct CoRec {
 
     WaitRec wait;
     FinRec *fin = nullptr;             // for finally callbacks: the registration
+    ScopeRec *charged = nullptr;       // finally callbacks: the scope they are charged to (C11)
+    CoRec *holds = nullptr;            // finally callbacks: the coroutine whose awaiters wait for it (C11)
+    int finals_running = 0;            // its finally callbacks its awaiters still wait for (C11)
+    bool settled = false;              // completed and its awaiters (a group too) may resume
     std::vector<FinRec *> finals;      // callbacks registered on this coroutine
 
     bool unfinished() const { return state != CoState::Done && state != CoState::Registered; }
@@ -277,7 +284,21 @@ struct GroupRec {
     std::set<std::string> strs;
     std::size_t cursor = 0;          // wait_next iteration
     std::uint64_t completed_epoch = 0;
+    // G1: the tester released its reference. The group lets go (tasks not
+    // started never start, running ones finish as zombies of its scope,
+    // errors no reader handled flow from its scope) once its last reference
+    // goes, which an awaitable of it may delay: the model learns that from
+    // its scope's flags, through a reference of its own (scope_ref).
+    bool released = false;
+    bool scope_ref = false;
+    bool let_go = false;
 };
+
+// True when an error of c may flow through S10 (a group's tasks answer to
+// their group until it lets go, G1).
+inline bool errors_flow(const CoRec *c) {
+    return c->kind != CoKind::GroupTask || c->group == nullptr || c->group->released;
+}
 
 struct PipeRec {
     std::uint64_t pid = 0;

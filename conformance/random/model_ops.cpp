@@ -152,20 +152,45 @@ void Episode::finished(CoRec *c) {
         if (ctx_entries[i].co == c) ctx_entries.erase(ctx_entries.begin() + static_cast<long>(i));
         else ++i;
     }
+    // C11: its finally callbacks start before its awaiters resume, charged
+    // to its scope (not a zombie's: its cleanup blocks nothing, S9), before
+    // it leaves the scope, so the scope does not complete in between.
     for (FinRec *f : c->finals) {
-        f->must_run = true;
-        if (f->cb->state == CoState::Registered) spawned(f->cb, global);
+        spawn_finally(f, c->zombie ? nullptr : c->scope);
+        f->cb->holds = c;
+        ++c->finals_running;
     }
+    if (c->finals_running == 0) settle(c);
+    if (CoRec *owner = c->holds) {
+        // A finally callback finished: its owner's awaiters may resume.
+        c->holds = nullptr;
+        if (--owner->finals_running == 0) settle(owner);
+    }
+    ScopeRec *s = c->scope;
+    if (s == nullptr) return;
+    auto it = std::find(s->coroutines.begin(), s->coroutines.end(), c);
+    if (it != s->coroutines.end()) s->coroutines.erase(it);
+    leave_scopes(s, c->zombie);
+    if (ScopeRec *ch = c->charged) {
+        // A finally callback's charge goes after its own scope's count.
+        c->charged = nullptr;
+        leave_scopes(ch, false, global);
+    }
+}
+
+void Episode::settle(CoRec *c) {
+    if (c->settled) return;
+    c->settled = true;
     if (c->group != nullptr) {
         GroupRec *g = c->group;
         g->completed.push_back(c);
         ++g->completed_epoch;
         if (c->held) c->held = false;
         // A free slot starts the next task the group held back, in spawn
-        // order (G1).
-        if (g->concurrency != 0) {
+        // order (G1); a group that let go starts none.
+        if (g->concurrency != 0 && !g->let_go) {
             std::size_t running = 0;
-            for (CoRec *t : g->tasks) running += t->unfinished() && !t->held;
+            for (CoRec *t : g->tasks) running += !t->settled && !t->held;  // a slot is freed when the task settles (C11)
             for (CoRec *t : g->tasks) {
                 if (running >= g->concurrency) break;
                 if (t->held && t->unfinished()) {
@@ -175,25 +200,43 @@ void Episode::finished(CoRec *c) {
             }
         }
     }
-    ScopeRec *s = c->scope;
-    if (s == nullptr) return;
-    auto it = std::find(s->coroutines.begin(), s->coroutines.end(), c);
-    if (it != s->coroutines.end()) s->coroutines.erase(it);
-    std::vector<ScopeRec *> completed_now;
-    for (ScopeRec *p = s; p != nullptr; p = p->parent) {
-        if (!c->zombie && --p->active == 0) ++p->zero_active_epoch;
-        if (--p->all == 0) {
-            ++p->zero_all_epoch;
-            if (p->closed && !p->completed) completed_now.push_back(p);
-        }
+}
+
+void Episode::spawn_finally(FinRec *f, ScopeRec *charge_to) {
+    f->must_run = true;
+    CoRec *cb = f->cb;
+    if (cb->state != CoState::Registered) return;
+    spawned(cb, global);
+    cb->protect_depth = 1;  // C11: it runs as inside protect(), C20
+    if (charge_to == nullptr || charge_to->is_global) return;
+    cb->charged = charge_to;
+    // The global scope counts it once, as its member.
+    for (ScopeRec *p = charge_to; p != nullptr && !p->is_global; p = p->parent) {
+        ++p->active;
+        ++p->all;
     }
-    for (ScopeRec *p : completed_now) {
-        p->completed = true;
-        p->dispose_timer = false;
-        for (FinRec *f : p->finals) {
-            f->must_run = true;
-            if (f->cb->state == CoState::Registered) spawned(f->cb, global);
+}
+
+void Episode::complete_scope(ScopeRec *s) {
+    if (s->completed) return;
+    if (opts.verbose) trace("   model: " + name(s) + " completed");
+    s->completed = true;
+    s->dispose_timer = false;
+    for (FinRec *f : s->finals) spawn_finally(f, s);
+}
+
+void Episode::leave_scopes(ScopeRec *s, bool zombie, ScopeRec *stop) {
+    for (ScopeRec *p = s; p != nullptr && p != stop; p = p->parent) {
+        const bool no_active = !zombie && --p->active == 0;
+        const bool none = --p->all == 0;
+        if (none && p->closed && !p->completed) {
+            // It completes now; its finally callbacks are charged to it, so
+            // its waiters wait for them too (C11, S12).
+            complete_scope(p);
+            if (p->all != 0) continue;
         }
+        if (no_active) ++p->zero_active_epoch;
+        if (none) ++p->zero_all_epoch;
     }
 }
 
@@ -213,6 +256,12 @@ void Episode::cancel_co(CoRec *c, ErrSlot *err) {
     // A cancellation the model could not see may have come first: then any
     // cancellation error may be the one it carries.
     c->cancel_error = unseen_cancel_possible(c) ? learned_slot() : err;
+    if (c->state == CoState::New && c->kind == CoKind::Finally) {
+        // C11: a finally callback always starts; the cancellation waits
+        // (it runs protected).
+        c->cancel_pending = true;
+        return;
+    }
     if (c->state == CoState::New) {
         // C7: it never starts.
         c->cancelled_before_start = true;
@@ -249,13 +298,7 @@ void Episode::cancel_scope(ScopeRec *s, ErrSlot *err, bool explicit_call, bool l
     }
     std::vector<CoRec *> members = s->coroutines;
     for (CoRec *c : members) cancel_co(c, err);
-    if (s->all == 0 && !s->completed) {
-        s->completed = true;
-        for (FinRec *f : s->finals) {
-            f->must_run = true;
-            if (f->cb->state == CoState::Registered) spawned(f->cb, global);
-        }
-    }
+    if (s->all == 0) complete_scope(s);
 }
 
 // S7 (and S8 for TASYNC_DISPOSE_ON_RELEASE).
@@ -283,13 +326,28 @@ void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns,
         // The earliest the core's timer can be due.
         s->dispose_deadline = (started_ns != 0 ? started_ns : now()) + timeout_ns;
     }
-    if (s->all == 0 && !s->completed) {
-        s->completed = true;
-        for (FinRec *f : s->finals) {
-            f->must_run = true;
-            if (f->cb->state == CoState::Registered) spawned(f->cb, global);
-        }
+    if (s->all == 0) complete_scope(s);
+}
+
+// G1: the released group let go. In the core's order: the tasks it held
+// back complete cancelled without starting, the running ones leave it as
+// zombies of its scope (which is disposed safely, its children first), and
+// the errors no reader handled flow from its scope (counted as candidates
+// when it was released).
+void Episode::learn_let_go(GroupRec *g) {
+    // A scope the model knows to be disposed (its parent's dispose, say)
+    // says nothing: then the tasks it held back are learned one by one
+    // when they complete without starting (unseen_cancel_possible).
+    if (!g->released || g->let_go || !g->scope_ref || g->scope->disposed || failed || destroyed) return;
+    if (!(tasync_scope_flags(g->scope->core) & TASYNC_SCOPE_DISPOSED)) return;
+    if (opts.verbose) trace("   model: g" + std::to_string(g->gid) + " let go");
+    g->let_go = true;
+    for (CoRec *t : g->tasks) {
+        if (t->held && t->state == CoState::New && !t->cancel_requested) cancel_co(t, learned_slot());
     }
+    // No learn_liveness here: what the errors flowing afterwards did (a
+    // shutdown that freed a child scope, say) is learned after this.
+    dispose_scope(g->scope, TASYNC_DISPOSE_SAFELY, 0);
 }
 
 // C15: every unfinished coroutine, zombies and the main one included.

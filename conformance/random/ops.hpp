@@ -10,6 +10,30 @@
 
 namespace tasync_random {
 
+// Helpers the operations share (ops_coroutine.cpp).
+std::string rc_text(int rc);
+// Releases the value and error a call handed out (either may be NULL).
+void release_outs(Episode &ep, void *v, void *e);
+// Holds an awaitable for the duration of one operation: a listed one (which
+// another coroutine may release meanwhile) is retained, a temporary one
+// (made for this operation) is adopted.
+struct Pin {
+    tasync_awaitable_t *aw = nullptr;
+    explicit Pin(AwRec *a);
+    ~Pin();
+    Pin(const Pin &) = delete;
+    Pin &operator=(const Pin &) = delete;
+};
+// A new timeout awaitable; listed: the tester keeps it among its futures.
+AwRec *new_timeout(Episode &ep, Rng &rng, bool listed);
+// Whether an awaitable record has completed, asking the runtime for the
+// kinds whose completion the model learns by observation.
+bool completed_now(Episode &ep, AwRec *a);
+// The cancellation side and EAWAIT_CANCELLED, shared by every await.
+// Returns true when rc was one of those (the caller checks the rest).
+bool common_outcome(Episode &ep, CoRec *self, int rc, void *e, AwRec *canc, const char *what);
+CoRec *pick(Episode &ep, Rng &rng, const std::vector<CoRec *> &v);
+
 // Coroutines, awaiting, cancellation (ops_coroutine.cpp).
 std::string op_spawn(Episode &ep, CoRec *self, Op op);
 std::string op_yield(Episode &ep, CoRec *self);
@@ -19,6 +43,8 @@ std::string op_delay(Episode &ep, CoRec *self);
 std::string op_await_coroutine(Episode &ep, CoRec *self);
 std::string op_await_awaitable(Episode &ep, CoRec *self, bool timeout, AwRec *target = nullptr);
 std::string op_await_any(Episode &ep, CoRec *self);
+// G2: an await-many set (ops_await_many.cpp).
+std::string op_await_many(Episode &ep, CoRec *self);
 std::string op_future_create(Episode &ep, CoRec *self);
 std::string op_future_settle(Episode &ep, CoRec *self);
 std::string op_awaitable_release(Episode &ep, CoRec *self);

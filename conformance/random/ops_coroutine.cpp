@@ -11,7 +11,7 @@
 
 namespace tasync_random {
 
-namespace {
+// Helpers the operations share (ops.hpp).
 
 std::string rc_text(int rc) { return "rc=" + std::to_string(rc); }
 
@@ -20,20 +20,13 @@ void release_outs(Episode &ep, void *v, void *e) {
     if (e != nullptr && ep.host.is_error(e)) ep.host.release(static_cast<Error *>(e));
 }
 
-// Holds an awaitable for the duration of one operation: a listed one (which
-// another coroutine may release meanwhile) is retained, a temporary one
-// (made for this operation) is adopted.
-struct Pin {
-    tasync_awaitable_t *aw = nullptr;
-    explicit Pin(AwRec *a) {
-        if (a == nullptr) return;
-        aw = a->aw;
-        if (a->held) tasync_awaitable_retain(aw);
-    }
-    ~Pin() { tasync_awaitable_release(aw); }
-    Pin(const Pin &) = delete;
-    Pin &operator=(const Pin &) = delete;
-};
+Pin::Pin(AwRec *a) {
+    if (a == nullptr) return;
+    aw = a->aw;
+    if (a->held) tasync_awaitable_retain(aw);
+}
+
+Pin::~Pin() { tasync_awaitable_release(aw); }
 
 AwRec *new_timeout(Episode &ep, Rng &rng, bool listed) {
     ep.aws.emplace_back();
@@ -49,8 +42,6 @@ AwRec *new_timeout(Episode &ep, Rng &rng, bool listed) {
     return a;
 }
 
-// Whether an awaitable record has completed, asking the runtime for the
-// kinds whose completion the model learns by observation.
 bool completed_now(Episode &ep, AwRec *a) {
     if (a->completed) return true;
     if (a->kind == AwRec::Kind::Future) return false;
@@ -58,8 +49,6 @@ bool completed_now(Episode &ep, AwRec *a) {
     return tasync_awaitable_is_completed(a->aw) != 0;
 }
 
-// The cancellation side and EAWAIT_CANCELLED, shared by every await.
-// Returns true when rc was one of those (the caller checks the rest).
 bool common_outcome(Episode &ep, CoRec *self, int rc, void *e, AwRec *canc, const char *what) {
     if (rc == -ECANCELED) {
         ep.expect_cancel_outcome(self, rc, e, what);
@@ -81,8 +70,6 @@ CoRec *pick(Episode &ep, Rng &rng, const std::vector<CoRec *> &v) {
     if (v.empty()) return nullptr;
     return v[rng.below(static_cast<std::uint32_t>(v.size()))];
 }
-
-}  // namespace
 
 AwRec *pick_cancellation(Episode &ep, CoRec *self) {
     Rng &rng = self->rng;
@@ -372,7 +359,7 @@ std::string op_await_any(Episode &ep, CoRec *self) {
     Pin pin(canc);
     long first_done = -1;
     for (std::size_t i = 0; i < arr.size() && first_done < 0; ++i) {
-        if (cos[i] != nullptr ? cos[i] != self && cos[i]->state == CoState::Done : completed_now(ep, aws[i]))
+        if (cos[i] != nullptr ? cos[i] != self && cos[i]->settled : completed_now(ep, aws[i]))
             first_done = static_cast<long>(i);
     }
     const bool fast = has_self || first_done >= 0 || (canc != nullptr && completed_now(ep, canc));
@@ -483,7 +470,7 @@ std::string op_cancel(Episode &ep, CoRec *self, bool self_cancel) {
     RANDOM_CHECK(ep, rc == 0, "C7: cancelling " << ep.name(t) << " returned " << rc);
     ep.cancel_co(t, err != nullptr ? ep.slot(err, false) : ep.slot(nullptr, true));
     if (err != nullptr) ep.host.release(err);
-    if (was_new && takes) {
+    if (was_new && takes && t->kind != CoKind::Finally) {  // a finally callback starts anyway (C11)
         RANDOM_CHECK(ep, t->arg_released == 1,
                      "C7: " << ep.name(t) << " was cancelled before it started, but its arg was not released");
     }
@@ -569,11 +556,34 @@ std::string op_coroutine_finally(Episode &ep, CoRec *self) {
     cb->fin = f;
     f->cb = cb;
     tasync_spawn_options_t o = ep.spawn_options(cb, nullptr);
+    // C11: on a completed coroutine it runs at once, charged to the
+    // coroutine's scope while the core still keeps it (until the coroutine
+    // left its stack: a held error, S10), else to nobody. Which of the two
+    // is learned from the counts of the nearest scope the tester can query.
+    // Without such a scope (the global scope counts the callback as its
+    // member either way), the charge is taken to follow a held error.
+    ScopeRec *probe = nullptr;
+    if (t->state == CoState::Done && t->scope != nullptr && !t->zombie) {
+        for (ScopeRec *p = t->scope; p != nullptr && !p->is_global; p = p->parent) {
+            if (!p->dead && p->queryable()) {
+                probe = p;
+                break;
+            }
+        }
+    }
+    const size_t probe_before = probe != nullptr ? tasync_scope_active_count(probe->core) : 0;
     int rc = tasync_coroutine_on_finally(t->handle, &o);
     RANDOM_CHECK(ep, rc == 0, "C11: on_finally on " << ep.name(t) << " returned " << rc);
     if (t->state == CoState::Done) {
-        f->must_run = true;
-        ep.spawned(cb, ep.global);
+        bool charged = t->scope != nullptr && !t->zombie && t->outcome_failed && t->error != nullptr &&
+                       t->error->kind != TASYNC_ERROR_CANCELLATION && errors_flow(t);
+        if (probe != nullptr) charged = tasync_scope_active_count(probe->core) > probe_before;
+        ep.spawn_finally(f, charged ? t->scope : nullptr);
+        if (!t->settled) {
+            // Its awaiters wait for this one too (C11).
+            cb->holds = t;
+            ++t->finals_running;
+        }
         // The core spawned it: learn its pointer from the global scope.
         tasync_coroutine_t *buf[64];
         size_t n = tasync_scope_coroutines(ep.global->core, buf, 64);

@@ -125,7 +125,7 @@ std::string op_group_spawn(Episode &ep, CoRec *self) {
         if (num >= g->next_int) g->next_int = num + 1;
     }
     std::size_t running = 0;
-    for (CoRec *t : g->tasks) running += t->unfinished() && !t->held;
+    for (CoRec *t : g->tasks) running += !t->settled && !t->held;  // a slot is freed when the task settles (C11)
     c->held = g->concurrency != 0 && running >= g->concurrency;
     c->core = h;
     g->tasks.push_back(c);
@@ -237,9 +237,17 @@ void release_group(Episode &ep, GroupRec *g) {
             break;
         }
     }
-    g->scope->observed = false;
-    if (!g->scope->owned) ep.remove_live_scope(g->scope);
+    // The model keeps watching the group's scope (learn_let_go), and from
+    // now on the errors of its failed tasks may flow (G1).
+    tasync_scope_retain(g->scope->core);
+    g->scope_ref = true;
+    g->released = true;
+    for (CoRec *t : g->tasks) {
+        if (t->state == CoState::Done && t->error != nullptr && t->error->kind != TASYNC_ERROR_CANCELLATION)
+            ++ep.error_candidates;
+    }
     tasync_group_release(g->g);
+    ep.sync();  // what the release did, the let-go (learn_let_go) included
 }
 
 std::string op_group_release(Episode &ep, CoRec *self) {

@@ -69,6 +69,7 @@ constexpr Weight kWeights[] = {
     {Op::TimerStop, 1, 1},
     {Op::Context, 2, 2},
     {Op::Introspect, 1, 1},
+    {Op::AwaitMany, 3, 4},
 };
 
 unsigned weight_of(const Weight &w, CoKind kind) {
@@ -91,6 +92,7 @@ const char *op_name(Op op) {
         case Op::AwaitFuture: return "AwaitFuture";
         case Op::AwaitTimeout: return "AwaitTimeout";
         case Op::AwaitAny: return "AwaitAny";
+        case Op::AwaitMany: return "AwaitMany";
         case Op::FutureCreate: return "FutureCreate";
         case Op::FutureSettle: return "FutureSettle";
         case Op::AwaitableRelease: return "AwaitableRelease";
@@ -221,7 +223,8 @@ void Episode::entry(tasync_coroutine_t *self, void *arg) {
     }
     ep.check_world();
     ep.run_program(c);
-    while (c->protect_depth > 0) ep.exec(c, Op::ProtectEnd);
+    // A finally callback's own protection (C11) is the core's to end.
+    while (c->protect_depth > (c->kind == CoKind::Finally ? 1 : 0)) ep.exec(c, Op::ProtectEnd);
     ep.sync();
     // The outcome is final now (C4, C7, C8): the error it set, else its
     // cancellation, else its result.
@@ -230,7 +233,7 @@ void Episode::entry(tasync_coroutine_t *self, void *arg) {
         c->outcome_failed = true;
         c->outcome_error = ep.slot(c->error, false);
         const bool cancellation = c->error->kind == TASYNC_ERROR_CANCELLATION;
-        if (!cancellation && c->kind != CoKind::GroupTask) ++ep.error_candidates;
+        if (!cancellation && errors_flow(c)) ++ep.error_candidates;
     } else if (c->cancel_requested) {
         c->outcome_failed = true;
         c->outcome_error = c->cancel_error;
@@ -239,13 +242,23 @@ void Episode::entry(tasync_coroutine_t *self, void *arg) {
     }
     if (c->error != nullptr && !c->routed && c->rng.chance(30)) {
         // S10 now, while the entry still runs (the PHP host's way).
+        // With a handle held and nobody awaiting it, the core completes the
+        // coroutine here and parks it on its own stack until the error is
+        // observed or the last handle goes (S10's Future semantics): sync()
+        // learns that completion from its flags.
         c->routed = true;
         c->finishing = true;
+        c->in_route = true;
         ++c->handlers;
         const int rc = tasync_coroutine_route_error(self);
         --c->handlers;
+        c->in_route = false;
         RANDOM_CHECK(ep, rc == 0, "tasync_coroutine_route_error returned " << rc);
         ep.learn_escalations();
+        if (c->state == CoState::Done) {
+            ep.trace("   " + ep.name(c) + " returns (completed inside route_error)");
+            return;
+        }
     }
     c->state = CoState::Ending;
     c->finishing = true;
@@ -285,6 +298,7 @@ void Episode::exec(CoRec *self, Op op) {
         case Op::AwaitFuture: what = op_await_awaitable(*this, self, false); break;
         case Op::AwaitTimeout: what = op_await_awaitable(*this, self, true); break;
         case Op::AwaitAny: what = op_await_any(*this, self); break;
+        case Op::AwaitMany: what = op_await_many(*this, self); break;
         case Op::FutureCreate: what = op_future_create(*this, self); break;
         case Op::FutureSettle: what = op_future_settle(*this, self); break;
         case Op::AwaitableRelease: what = op_awaitable_release(*this, self); break;

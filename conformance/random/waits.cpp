@@ -50,6 +50,13 @@ bool Episode::cancel_allowed(CoRec *self) {
 // failed a scope of the chain the tester cannot observe.
 bool Episode::unseen_cancel_possible(CoRec *c) {
     if (force_anytime || c->cancel_maybe) return true;
+    // S9: once the program ended, zombies get zombie_timeout_ns and are then
+    // cancelled (the model does not keep that clock).
+    if (in_final_run && c->zombie) return true;
+    // A released group lets go when its last reference goes (G1): the tasks
+    // it held back are cancelled then. Learned from its scope's flags unless
+    // the scope was disposed already (learn_let_go).
+    if (c->held && c->group != nullptr && c->group->released && !c->group->let_go) return true;
     return scope_unseen_cancel_possible(c->scope);
 }
 

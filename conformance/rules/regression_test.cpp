@@ -261,3 +261,30 @@ TEST_F(Regression, TheRuntimesDestructionCancelsAReadInFlightInsteadOfWaitingFor
     close(fds[0]);
     close(fds[1]);
 }
+
+// C11, S13: a finally handler runs in a coroutine of the global scope,
+// charged to the scope it belongs to and that scope's ancestors. When that
+// scope is a child of the global scope, the global scope counts the handler
+// once (it is one coroutine), not once as a member and again as a charge.
+TEST_F(Regression, C11_AFinallyHandlerOfAChildOfTheGlobalScopeIsCountedOnceThere) {
+    tasync_scope_t *global = tasync_scope_global(rt);
+    ScopeRef child(scope(global));
+    size_t global_inside = 0;
+    size_t child_inside = 0;
+    tasync_spawn_options_t cb = callback([&](tasync_coroutine_t *) {
+        global_inside = tasync_scope_active_count(global);
+        child_inside = tasync_scope_active_count(child);
+    });
+    ASSERT_EQ(tasync_scope_on_finally(child, &cb), 0);
+    const size_t before = tasync_scope_active_count(global);
+    // Closed and empty: the scope completes now, its handler is spawned.
+    ASSERT_EQ(tasync_scope_dispose(child, TASYNC_DISPOSE_SAFELY, 0, nullptr), 0);
+    EXPECT_EQ(tasync_scope_active_count(child), 1u) << "the child scope waits for its finally handler";
+    EXPECT_EQ(tasync_scope_active_count(global), before + 1) << "the global scope counts the one handler twice";
+    EXPECT_EQ(tasync_runtime_coroutines(rt, nullptr, 0), 2u);  // main and the handler
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(global_inside, before + 1);
+    EXPECT_EQ(child_inside, 1u);
+    EXPECT_EQ(tasync_scope_active_count(global), before);
+    EXPECT_EQ(tasync_scope_active_count(child), 0u);
+}

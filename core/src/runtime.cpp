@@ -843,7 +843,7 @@ void tasync_runtime::finish_outcome(Coroutine *co) {
     if (sc != nullptr) scope_coroutine_finished(sc, was_zombie);
     if (tasync_scope *charged = co->charged) {
         co->charged = nullptr;
-        scope_coroutine_finished(charged, false);
+        scope_coroutine_finished(charged, false, global_scope);
         scope_release(charged);
     }
     if (was_zombie && zombies == 0 && zombie_timer.armed()) {
@@ -860,6 +860,8 @@ void tasync_runtime::finish_outcome(Coroutine *co) {
 // scope sc: sc and its ancestors count it as unfinished, so they complete
 // and wake their waiters only after it, and its error enters sc's error
 // flow (S10). A zombie's cleanup is charged to nobody, blocking nothing (S9).
+// The charge stops below the global scope, which counts the handler once, as
+// its member.
 void tasync_runtime::spawn_handler(tasync_spawn_options_t cb, tasync_scope *sc, Coroutine *owner) {
     cb.scope = nullptr;
     Coroutine *h = nullptr;
@@ -876,7 +878,7 @@ void tasync_runtime::spawn_handler(tasync_spawn_options_t cb, tasync_scope *sc, 
     if (sc != nullptr && !sc->is_global && (owner == nullptr || !owner->zombie)) {
         h->charged = sc;
         ++sc->refs;
-        for (tasync_scope *p = sc; p != nullptr; p = p->parent) {
+        for (tasync_scope *p = sc; p != nullptr && p != global_scope; p = p->parent) {
             ++p->sub_active;
             ++p->sub_all;
         }

@@ -42,7 +42,13 @@
  *     backend must not crash and stops reporting events for it once the caller
  *     calls handle_close; it may report an error status (-EBADF) before that.
  *  G5 Readiness is level-triggered: while an io handle has an interest that
- *     the fd satisfies, every loop_run reports it again.
+ *     the fd satisfies, every loop_run reports it again. A report is a hint,
+ *     not a promise that the operation will not block: readiness may be
+ *     spurious (the fd was ready when the kernel looked, and another reader
+ *     or writer of it acted before the callback ran; io_uring posts poll
+ *     completions ahead of loop_run). Callers use non-blocking fds and wait
+ *     again on EAGAIN, as with libuv's uv_poll. (Since: ABI 1.2, written
+ *     down; every backend of ABI 1.0 and 1.1 could already do it.)
  *  G6 (ABI 1.0 and 1.1 only: timers. Since ABI 1.2 the core keeps its own
  *     and never calls timer_open/timer_start/timer_stop.)
  *  G7 loop_run(timeout) returns after dispatching the events that were ready

@@ -401,7 +401,9 @@ TASYNC_API int tasync_delay(tasync_runtime_t *rt, uint64_t timeout_ns, tasync_aw
  * forgotten meanwhile (tasync_fd_forget), the backend's error for an fd it
  * cannot watch, or what a wait returns (-ECANCELED,
  * TASYNC_EAWAIT_CANCELLED, TASYNC_ENOT_IN_COROUTINE). Any number of
- * coroutines may wait on the same fd. Since: ABI 1.0.
+ * coroutines may wait on the same fd. Readiness is a hint (reactor.h, G5):
+ * another reader may have drained the fd before the caller runs, so the
+ * caller uses a non-blocking fd and waits again on EAGAIN. Since: ABI 1.0.
  */
 TASYNC_API int tasync_await_fd(tasync_runtime_t *rt, int fd, unsigned events, tasync_awaitable_t *cancellation,
                                unsigned *revents, void **out_error);

@@ -673,8 +673,10 @@ struct tasync_runtime {
     // A coroutine of s finished (s's own counters already updated): update
     // the subtree counters up the chain; the slow path wakes whoever waits
     // and completes closed scopes.
-    void scope_coroutine_finished(tasync_scope *s, bool was_zombie) {
-        for (tasync_scope *p = s; p != nullptr; p = p->parent) {
+    // stop: the walk ends before it (a finally handler's charge stops at
+    // the global scope, which counts the handler as its member already).
+    void scope_coroutine_finished(tasync_scope *s, bool was_zombie, const tasync_scope *stop = nullptr) {
+        for (tasync_scope *p = s; p != nullptr && p != stop; p = p->parent) {
             const bool no_active = !was_zombie && --p->sub_active == 0;
             const bool none = --p->sub_all == 0;
             if ((no_active || none) && (!p->waiters.empty() || (none && p->closed))) scope_notify(p, no_active, none);
