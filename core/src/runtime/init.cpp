@@ -18,6 +18,22 @@ constexpr std::size_t kDefaultStackCache = 128;
 
 using namespace tasync::detail;
 
+int tasync_runtime::open_backend(const char *name, const std::string &dir, std::string *why) {
+    int rc = backend.load(name, dir, why);
+    if (rc != 0) return rc;
+    char loop_err[256] = {0};
+    tasync_loop_options_t lo{};
+    lo.size = sizeof(lo);
+    lo.errbuf = loop_err;
+    lo.errbuf_size = sizeof(loop_err);
+    rc = backend.ops().loop_create(&lo, &loop);
+    if (rc == 0) return 0;
+    loop = nullptr;
+    *why = "backend '" + std::string(backend.ops().name) + "' (" + backend.path() +
+           ") failed to initialise: " + (loop_err[0] ? loop_err : tasync_strerror(rc));
+    return TASYNC_EBACKEND_INIT;
+}
+
 int tasync_runtime::init(const tasync_runtime_options_t &o) {
     register_atfork_handlers();
     if (o.host != nullptr) {
@@ -36,21 +52,7 @@ int tasync_runtime::init(const tasync_runtime_options_t &o) {
 
     const std::string dir = o.backend_dir != nullptr ? o.backend_dir : "";
     std::string why;
-    int rc = backend.load(o.backend, dir, &why);
-    char loop_err[256] = {0};
-    if (rc == 0) {
-        tasync_loop_options_t lo{};
-        lo.size = sizeof(lo);
-        lo.errbuf = loop_err;
-        lo.errbuf_size = sizeof(loop_err);
-        rc = backend.ops().loop_create(&lo, &loop);
-        if (rc != 0) {
-            loop = nullptr;
-            why = "backend '" + std::string(backend.ops().name) + "' (" + backend.path() +
-                  ") failed to initialise: " + (loop_err[0] ? loop_err : tasync_strerror(rc));
-            rc = TASYNC_EBACKEND_INIT;
-        }
-    }
+    int rc = open_backend(o.backend, dir, &why);
     if (rc != 0) {
         const bool is_default = o.backend == nullptr || *o.backend == '\0' || std::strcmp(o.backend, "uv") == 0;
         if (!(o.flags & TASYNC_RUNTIME_FALLBACK_DEFAULT) || is_default) return report(rc, why);
@@ -58,20 +60,7 @@ int tasync_runtime::init(const tasync_runtime_options_t &o) {
         backend.~LoadedBackend();
         new (&backend) LoadedBackend();
         std::string why2;
-        rc = backend.load("uv", dir, &why2);
-        if (rc == 0) {
-            tasync_loop_options_t lo{};
-            lo.size = sizeof(lo);
-            lo.errbuf = loop_err;
-            lo.errbuf_size = sizeof(loop_err);
-            loop_err[0] = '\0';
-            rc = backend.ops().loop_create(&lo, &loop);
-            if (rc != 0) {
-                loop = nullptr;
-                why2 = "default backend 'uv' failed to initialise: " + std::string(loop_err[0] ? loop_err : tasync_strerror(rc));
-                rc = TASYNC_EBACKEND_INIT;
-            }
-        }
+        rc = open_backend("uv", dir, &why2);
         if (rc != 0) return report(rc, why + "; and the fallback failed too: " + why2);
     }
     ops = &backend.ops();

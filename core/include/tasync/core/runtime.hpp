@@ -85,6 +85,9 @@ struct tasync_runtime {
     tasync::detail::LoadedBackend backend;
     const tasync_backend_t *ops = nullptr;
     tasync_loop_t *loop = nullptr;
+    // Loads the backend name (NULL or "": the default) from dir and creates
+    // its loop. 0, or the error code with why set to a sentence.
+    int open_backend(const char *name, const std::string &dir, std::string *why);
 
     // --- fork (DESIGN section 3). The atfork child handler only sets
     // forked (a child that calls exec next pays nothing); the first use of
