@@ -112,3 +112,23 @@ int tasync_runtime::cancel(Coroutine *co, void *err) {
     }
     return 0;
 }
+
+// Rule C18: a blocking call whose wait co's cancellation ended (-ECANCELED
+// with error, the cancellation) fails the way a failed call is documented
+// to, and the cancellation is made pending again so that co's next
+// suspension point delivers it: it is never lost. A coroutine that already
+// failed a call for this same cancellation and went on ignored it: then the
+// call raises it now, so that a loop of failing calls ends. Returns true in
+// that case (the caller's reference of error is the one to raise); false
+// when the call fails quietly (co keeps the reference).
+bool tasync_runtime::cancelled_call_raises(Coroutine *co, void *error) {
+    if (co->soft_cancel == error) {
+        release_error(co->soft_cancel);
+        co->soft_cancel = nullptr;
+        return true;
+    }
+    if (co->cancel_requested && !co->done && !co->completed) co->cancel_pending = true;
+    release_error(co->soft_cancel);
+    co->soft_cancel = error;
+    return false;
+}

@@ -27,6 +27,7 @@ void tasync_coroutine::destroy() {
         r->release_value(value);
         r->release_error(error);
         r->release_error(cancel_error);
+        r->release_error(soft_cancel);
         r->drop_coroutine_extras(this);
         if (r->host.coroutine_free && host_data) r->host.coroutine_free(r->host_data, this, host_data);
         r->free_coroutine(this);
@@ -59,6 +60,8 @@ void tasync_coroutine::detach() {
     if (!completed) cancel_requested = true;
     r->release_error(cancel_error);
     cancel_error = nullptr;
+    r->release_error(soft_cancel);
+    soft_cancel = nullptr;
     r->drop_coroutine_extras(this);
     if (r->host.coroutine_free && host_data) r->host.coroutine_free(r->host_data, this, host_data);
     host_data = nullptr;
@@ -202,6 +205,8 @@ void tasync_runtime::complete_coroutine(Coroutine *co) {
     }
     if (!co->done) finish_outcome(co);
     co->cancel_pending = false;
+    release_error(co->soft_cancel);
+    co->soft_cancel = nullptr;
     if (tasync_scope *sc = co->scope) {
         // Kept until now for an error held past the outcome (hold_error).
         co->scope = nullptr;

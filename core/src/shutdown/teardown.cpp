@@ -109,6 +109,7 @@ tasync_runtime::~tasync_runtime() {
         release_value(main->value);
         release_error(main->error);
         release_error(main->cancel_error);
+        release_error(main->soft_cancel);
         // Its private context and finally callbacks (X2, C11), as for any
         // other coroutine.
         drop_coroutine_extras(main);

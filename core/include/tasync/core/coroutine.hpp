@@ -43,6 +43,9 @@ struct tasync_coroutine : tasync_awaitable {
 
     std::uint64_t id = 0;
     void *cancel_error = nullptr;  // owned: the cancellation requested
+    // Owned: the cancellation this coroutine last turned into a failed
+    // blocking call (rule C18, cancelled_call_raises); seen again, it raises.
+    void *soft_cancel = nullptr;
     tasync::detail::Stack stack;
     tasync::detail::SwitchAnnotations ann;
 

@@ -230,6 +230,9 @@ struct tasync_runtime {
     int suspend_on(tasync::detail::Wait &w);
     void wake(tasync::detail::Wait *w, int code, void *value = nullptr, void *error = nullptr);
     int cancel(Coroutine *co, void *error);
+    // Rule C18 for a blocking call (the host's own or an extension's) whose
+    // wait co's cancellation ended: see cancel/cancel.cpp.
+    bool cancelled_call_raises(Coroutine *co, void *error);
     void deliver_pending_cancel(tasync::detail::Wait &w);
     // Makes the error object for a failed suspension when the waker left it
     // to the resumed coroutine (so the host sees the right location).
