@@ -114,99 +114,17 @@ uint64_t async_io_deadline(const struct timeval *tv)
 }
 
 /*
- * The cancellation each coroutine last turned into a failed call: id =>
- * io_soft_cancel. When the same cancellation reaches a hooked wait of that
- * coroutine again, the coroutine ignored the failure: it is thrown there,
- * as at any other suspension point, so that a loop of blocking calls ends.
- * Entries of finished coroutines are swept whenever the table doubled.
+ * After every wait of a hook: the core applies rule C18 to a cancellation
+ * (tasync_wait_end: pending again for the next suspension point, or
+ * raised when the coroutine ignored it once) and calls the host's wait_end
+ * below, which raises what it is handed and unwinds a doomed coroutine.
  */
-typedef struct io_soft_cancel {
-	tasync_coroutine_t *co;     /* one reference */
-	zend_object *error;         /* one reference */
-} io_soft_cancel;
-
-ZEND_TLS HashTable io_soft_cancels;
-ZEND_TLS bool io_soft_cancels_ready;
-ZEND_TLS uint32_t io_soft_cancels_sweep_at;
-
-static void io_soft_cancel_dtor(zval *zv)
-{
-	io_soft_cancel *sc = Z_PTR_P(zv);
-	tasync_coroutine_release(sc->co);
-	OBJ_RELEASE(sc->error);
-	efree(sc);
-}
-
-static void io_soft_cancels_sweep(void)
-{
-	io_soft_cancel *sc;
-	zend_ulong id;
-	ZEND_HASH_FOREACH_NUM_KEY_PTR(&io_soft_cancels, id, sc) {
-		if (tasync_coroutine_flags(sc->co) & TASYNC_CO_COMPLETED) {
-			zend_hash_index_del(&io_soft_cancels, id);
-		}
-	} ZEND_HASH_FOREACH_END();
-	io_soft_cancels_sweep_at = 2 * zend_hash_num_elements(&io_soft_cancels) + 16;
-}
-
-/*
- * The C18 treatment of a cancellation that ended a hooked wait: true when
- * the coroutine ignored it once already and it must be thrown now (the
- * caller keeps its reference of err); otherwise it is pending again and
- * the table takes err.
- */
-static bool io_cancel_is_ignored(tasync_coroutine_t *self, zend_object *err)
-{
-	zend_ulong id = (zend_ulong) tasync_coroutine_id(self);
-	if (!io_soft_cancels_ready) {
-		zend_hash_init(&io_soft_cancels, 8, NULL, io_soft_cancel_dtor, 0);
-		io_soft_cancels_ready = true;
-		io_soft_cancels_sweep_at = 16;
-	}
-	io_soft_cancel *prev = zend_hash_index_find_ptr(&io_soft_cancels, id);
-	if (prev != NULL && prev->co == self && prev->error == err) {
-		zend_hash_index_del(&io_soft_cancels, id);
-		return true;
-	}
-	/* Pending again (before any PHP code can run and suspend), for the
-	 * coroutine's next suspension point. */
-	tasync_coroutine_repend_cancellation(self);
-	if (zend_hash_num_elements(&io_soft_cancels) >= io_soft_cancels_sweep_at) {
-		io_soft_cancels_sweep();
-	}
-	io_soft_cancel *sc = emalloc(sizeof(*sc));
-	sc->co = self;
-	tasync_coroutine_retain(self);
-	sc->error = err;
-	zend_hash_index_update_ptr(&io_soft_cancels, id, sc);
-	return false;
-}
-
 async_io_status async_io_after_wait(int rc, void *err)
 {
-	tasync_runtime_t *rt = ASYNC_G(rt);
-	bool throw_it = false;
-	if (rc == -ECANCELED && err != NULL) {
-		if (io_cancel_is_ignored(tasync_coroutine_current(rt), (zend_object *) err)) {
-			throw_it = true;
-		} else {
-			err = NULL; /* the table took it */
-		}
-	}
-	if (!async_after_switch()) {
-		if (err != NULL) {
-			OBJ_RELEASE((zend_object *) err);
-		}
-		return ASYNC_IO_ABORTED;
-	}
-	if (throw_it) {
-		async_throw_error(rc, err);
-		return ASYNC_IO_ABORTED;
-	}
-	if (err != NULL) {
-		OBJ_RELEASE((zend_object *) err);
-	}
+	rc = tasync_wait_end(ASYNC_G(rt), rc, err);
 	switch (rc) {
+		case TASYNC_EHOST_RAISED:
+			return ASYNC_IO_ABORTED;
 		case 0:
 			return ASYNC_IO_READY;
 		case TASYNC_EAWAIT_CANCELLED:
@@ -238,7 +156,21 @@ int async_host_wait_end(void *hd, tasync_coroutine_t *co, void *co_data, int rc,
 	(void) hd;
 	(void) co;
 	(void) co_data;
-	return async_io_after_wait(rc, error) == ASYNC_IO_ABORTED ? TASYNC_EHOST_RAISED : rc;
+	if (!async_after_switch()) {
+		if (error != NULL) {
+			OBJ_RELEASE((zend_object *) error);
+		}
+		return TASYNC_EHOST_RAISED;
+	}
+	if (rc == -ECANCELED && error != NULL) {
+		/* The core's rule C18: the coroutine ignored this cancellation once. */
+		async_throw_error(rc, error);
+		return TASYNC_EHOST_RAISED;
+	}
+	if (error != NULL) {
+		OBJ_RELEASE((zend_object *) error);
+	}
+	return rc;
 }
 
 /* A timeout awaitable for deadline (none for 0); false when it has passed. */
@@ -681,8 +613,4 @@ void async_io_request_shutdown(void)
 	async_io_stdio_request_shutdown();
 	async_io_proc_request_shutdown();
 	io_busy_request_shutdown();
-	if (io_soft_cancels_ready) {
-		zend_hash_destroy(&io_soft_cancels);
-		io_soft_cancels_ready = false;
-	}
 }

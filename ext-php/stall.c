@@ -3,7 +3,7 @@
  * host's stall_report member, which names the PHP function a stalled
  * coroutine is in and its file:line.
  *
- * The core's watchdog thread (core/src/watchdog.cpp) notices the stall and
+ * The core's watchdog thread (core/src/sched/watchdog.cpp) notices the stall and
  * calls async_stall_report() on ITS OWN thread while the PHP thread is
  * still stalled (in an unhooked blocking call, or computing), and may
  * resume at any moment. So this file reads the executor state the way

@@ -20,6 +20,7 @@ struct BlockingHost {
     int asked = 0;
     int ended = 0;
     int last_rc = 0;
+    bool last_error = false;  // wait_end was handed an error
     tasync_coroutine_t *last_co = nullptr;
 };
 
@@ -48,6 +49,7 @@ protected:
             ++g_host->ended;
             g_host->last_rc = rc;
             g_host->last_co = co;
+            g_host->last_error = error != nullptr;
             if (error != nullptr) static_cast<tasync_test::TestHost *>(h)->release(static_cast<Error *>(error));
             return g_host->raise ? TASYNC_EHOST_RAISED : rc;
         };
@@ -168,4 +170,42 @@ TEST_F(Blocking, C18_WaitEndDefersToTheHost) {
     EXPECT_EQ(out, (std::vector<std::string>{"done"}));
     EXPECT_EQ(bh.ended, 2);
     EXPECT_STREQ(tasync_err_name(TASYNC_EHOST_RAISED), "TASYNC_EHOST_RAISED");
+}
+
+// C18 with a host wait_end: the core applies the rule before the host. The
+// first call a cancellation ends fails quietly (the host is handed no error:
+// the cancellation is pending again, so the next wait ends at once); a
+// coroutine that went on and fails a call for the same cancellation again
+// ignored it, and the host is handed it to raise.
+TEST_F(Blocking, C18_TheHostRaisesACancellationOnlyOnceIgnored) {
+    with_wait_end();
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    tasync_coroutine_t *co = spawn([&](tasync_coroutine_t *) {
+        void *e = nullptr;
+        int rc = tasync_await_fd(rt, fds[0], TASYNC_IO_READABLE, nullptr, nullptr, &e);
+        EXPECT_EQ(rc, -ECANCELED);
+        EXPECT_EQ(tasync_wait_end(rt, rc, e), -ECANCELED) << "the call fails as documented";
+        EXPECT_FALSE(bh.last_error) << "the first failed call raises nothing";
+        say("first call failed");
+        // The coroutine ignores the failure and blocks again (the deadline
+        // only keeps a broken core from hanging the test).
+        tasync_awaitable_t *deadline = timeout_ms(5000);
+        e = nullptr;
+        rc = tasync_await_fd(rt, fds[0], TASYNC_IO_READABLE, deadline, nullptr, &e);
+        tasync_awaitable_release(deadline);
+        EXPECT_EQ(rc, -ECANCELED) << "the cancellation was pending again";
+        EXPECT_EQ(tasync_wait_end(rt, rc, e), -ECANCELED);
+        EXPECT_TRUE(bh.last_error) << "ignored once: handed to the host to raise";
+        say("second call raised");
+    });
+    tasync_yield(rt, nullptr);
+    tasync_coroutine_cancel(co, nullptr);
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(out, (std::vector<std::string>{"first call failed", "second call raised"}));
+    EXPECT_EQ(bh.ended, 2);
+    tasync_fd_forget(rt, fds[0]);
+    close(fds[0]);
+    close(fds[1]);
+    tasync_coroutine_release(co);
 }

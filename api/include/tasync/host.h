@@ -134,15 +134,16 @@ typedef struct tasync_host {
     /* Called by tasync_wait_end, in the coroutine co that waited, with the
      * code its wait returned and the error it gave (this member takes that
      * reference; error may be NULL). Does what the host does after the
-     * waits of its own blocking functions (rule C18): a cancellation
-     * (rc == -ECANCELED) is made pending again for the next suspension and
-     * -ECANCELED returned, unless the coroutine already failed a call for
-     * this same cancellation and went on, in which case the host raises it;
-     * deferred work of the host runs; a coroutine the host must unwind (PHP:
-     * exit() or a fatal error elsewhere ends the request) gets the host's
-     * error raised. Returns TASYNC_EHOST_RAISED once it raised an error in
-     * co, otherwise rc. NULL: the core's default (see tasync_wait_end).
-     * Since: ABI 1.2. */
+     * waits of its own blocking functions. The core has applied rule C18
+     * first: for a cancellation (rc == -ECANCELED) it made the cancellation
+     * pending again for the next suspension and passes error NULL, unless
+     * the coroutine already failed a call for this same cancellation and
+     * went on, in which case it passes the cancellation, which the host
+     * raises. Deferred work of the host runs; a coroutine the host must
+     * unwind (PHP: exit() or a fatal error elsewhere ends the request) gets
+     * the host's error raised. Returns TASYNC_EHOST_RAISED once it raised
+     * an error in co, otherwise rc. NULL: the core's default (see
+     * tasync_wait_end). Since: ABI 1.2. */
     int (*wait_end)(void *host_data, tasync_coroutine_t *co, void *co_data, int rc, void *error);
 
     /* Since: ABI 1.2. When set, receives each warning instead of `warning`,

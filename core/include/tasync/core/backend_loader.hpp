@@ -1,5 +1,5 @@
 // Loading a reactor backend shared object and validating its table
-// (DESIGN section 2): missing file, missing entry symbol, NULL table, wrong
+// (docs/backend-guide.md): missing file, missing entry symbol, NULL table, wrong
 // ABI major, table too small, missing required entry, and loop_create
 // failure all give a clear message and no crash.
 #pragma once

@@ -1,11 +1,19 @@
 // Internal definitions of the runtime's objects. The C ABI (api/) sees these
 // as opaque types; the C++ here is the implementation.
 //
-// Scheduling (DESIGN section 3): coroutines switch to each other directly
+// Scheduling (docs/architecture.md): coroutines switch to each other directly
 // (symmetric transfer). The coroutine that suspends picks the next runnable
 // one itself; when the run queue is empty it polls the reactor on its own
 // stack. After every pass over the runnable coroutines the reactor is polled
 // without blocking, so I/O readiness is noticed within one pass.
+//
+// The objects the runtime is made of have a header each: wait.hpp (a
+// suspension), run_queue.hpp (the scheduler's queues), awaitable.hpp,
+// coroutine.hpp, scope.hpp, context.hpp, timer.hpp, io_watch.hpp and
+// signals.hpp (what the reactor is watched for), cancel.hpp (cancellation
+// helpers of every suspending function). This header ties them together in
+// the runtime, whose members are grouped by the folder of core/src that
+// implements them.
 #pragma once
 
 #include <tasync/context.h>
@@ -15,7 +23,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -23,396 +30,22 @@
 #include <unordered_set>
 #include <vector>
 
+#include "awaitable.hpp"
 #include "backend_loader.hpp"
+#include "context.hpp"
+#include "coroutine.hpp"
 #include "fcontext.hpp"
+#include "io_watch.hpp"
 #include "list.hpp"
+#include "run_queue.hpp"
+#include "scope.hpp"
+#include "signals.hpp"
 #include "stack_pool.hpp"
 #include "thread_pool.hpp"
+#include "timer.hpp"
 #include "timer_heap.hpp"
+#include "wait.hpp"
 #include "watchdog.hpp"
-
-namespace tasync::detail {
-
-struct Wait;
-struct GroupTask;
-struct RuntimeSignals;
-
-// A registration of a waiting coroutine on an awaitable.
-struct Waiter {
-    Link link;
-    Wait *wait = nullptr;    // the coroutine wait to wake, or nullptr
-    // For waiters that are not coroutines (group awaitables, scopes): called
-    // when the awaitable completes. The waiter is already unlinked.
-    void (*notify)(Waiter *self, tasync_awaitable *source) = nullptr;
-    void *data = nullptr;
-    int role = 0;            // Wait-specific: which source this is
-    // The registrant receives the awaitable's error (an awaiter, a group):
-    // a coroutine error with such a waiter does not flow up the scope
-    // tree (rule S10). Cancellation awaitables' waiters do not.
-    bool handles_error = false;
-};
-using WaiterList = List<Waiter, &Waiter::link>;
-
-enum class AwaitableKind : std::uint8_t { Coroutine, Future, Timeout, Many };
-
-// What a suspended coroutine waits for (introspection and cancellation);
-// the values are those of tasync_wait_kind_t.
-enum class WaitKind : std::uint8_t {
-    None = TASYNC_WAIT_NONE,
-    Yield = TASYNC_WAIT_YIELD,
-    Park = TASYNC_WAIT_PARK,
-    Await = TASYNC_WAIT_AWAIT,
-    Delay = TASYNC_WAIT_DELAY,
-    Fd = TASYNC_WAIT_FD,
-    Signal = TASYNC_WAIT_SIGNAL,
-    Child = TASYNC_WAIT_CHILD,
-    Offload = TASYNC_WAIT_OFFLOAD,
-    Op = TASYNC_WAIT_OP,
-    Scope = TASYNC_WAIT_SCOPE,
-    Group = TASYNC_WAIT_GROUP,
-    End = TASYNC_WAIT_END,
-    GroupSlot = TASYNC_WAIT_GROUP_SLOT,
-    GroupCompletion = TASYNC_WAIT_GROUP_COMPLETION,
-};
-
-// Lives on the stack of the suspended coroutine for the duration of one
-// suspension. Whoever wakes it first records the outcome; the coroutine
-// unregisters the rest when it resumes.
-struct Wait {
-    tasync_coroutine *co = nullptr;
-    WaitKind kind = WaitKind::None;
-    bool done = false;
-    int code = 0;
-    void *value = nullptr;         // owned reference
-    void *error = nullptr;         // owned reference
-    unsigned revents = 0;
-    int exit_status = 0;
-    int term_signal = 0;
-    // Called by cancel(): returns true when the wait may be woken with the
-    // cancellation now, false when it must run to completion first (an
-    // offloaded job or a kernel-owned buffer); the cancellation is then
-    // delivered when the coroutine resumes.
-    bool (*on_cancel)(Wait *) = nullptr;
-    // Unregisters whatever is still registered (waiter nodes, timers, fd
-    // waiters). Called when the coroutine resumes, and by runtime teardown
-    // for coroutines that never resume. Must be idempotent.
-    void (*cleanup)(Wait *) = nullptr;
-    // Ops and offloaded work keep their real result when a cancellation
-    // races their completion (nothing lost); the cancellation then waits for
-    // the next suspension point.
-    bool keeps_result = false;
-    // Introspection.
-    tasync_awaitable *target = nullptr;
-    tasync_scope *scope = nullptr;
-    int fd = -1;
-    unsigned events = 0;
-    int signum = 0;
-    int pid = 0;
-    std::uint32_t count = 0;
-    std::uint64_t deadline = 0;
-};
-
-struct FdWaiter {
-    Link link;
-    Wait *wait = nullptr;
-    unsigned events = 0;
-};
-
-struct FdWatch {
-    tasync_runtime *rt = nullptr;
-    int fd = -1;
-    tasync_handle_t *handle = nullptr;
-    unsigned interest = 0;
-    List<FdWaiter, &FdWaiter::link> waiters;
-};
-
-struct SignalWatch {
-    tasync_runtime *rt = nullptr;
-    int signum = 0;
-    unsigned pending = 0;          // deliveries nobody waited for yet
-    WaiterList waiters;
-};
-
-struct ChildWatch {
-    tasync_runtime *rt = nullptr;
-    int pid = 0;
-    int pidfd = -1;                    // watched through handle, or
-    bool sigchld = false;              // through SIGCHLD (children.cpp)
-    tasync_handle_t *handle = nullptr;
-    WaiterList waiters;
-};
-
-// What the core remembers about an fd for emulated operations.
-struct FdInfo {
-    bool known = false;              // regular was determined
-    bool regular = false;            // a file: operations go to the thread pool
-    bool read_would_block = false;   // wait before reading: the last read hit EAGAIN or was short
-    bool write_would_block = false;
-};
-
-struct Posted {
-    void (*cb)(void *);
-    void *data;
-};
-
-// FIFO run queue: a ring of pointers, so that push and pop touch only the
-// ring and the coroutine being queued (a linked list would also touch the
-// neighbours' records, which is what dominates a switch at scale).
-// Entries are never removed from the middle: a coroutine that leaves the
-// queue otherwise (cancelled before it started) is skipped when popped.
-template <typename T>
-class RunQueue {
-public:
-    RunQueue() : buf_(64), mask_(63) {}
-    bool empty() const noexcept { return head_ == tail_; }
-    std::size_t size() const noexcept { return tail_ - head_; }
-    [[gnu::always_inline]] void push(T *item) {
-        if (tail_ - head_ == buf_.size()) [[unlikely]] grow();
-        buf_[tail_++ & mask_] = item;
-    }
-    // Ahead of everything queued (high-priority coroutines). Positions stay
-    // monotonic modulo the word size: head_ may step back below a position
-    // recorded earlier, which only makes that pass longer.
-    void push_front(T *item) {
-        if (tail_ - head_ == buf_.size()) [[unlikely]] grow();
-        buf_[--head_ & mask_] = item;
-    }
-    // Moves item, if queued, to the front; O(its distance from the front).
-    bool move_to_front(T *item) noexcept {
-        for (std::size_t pos = head_; pos != tail_; ++pos) {
-            if (buf_[pos & mask_] != item) continue;
-            for (std::size_t p = pos; p != head_; --p) buf_[p & mask_] = buf_[(p - 1) & mask_];
-            buf_[head_ & mask_] = item;
-            return true;
-        }
-        return false;
-    }
-    T *pop() noexcept { return head_ == tail_ ? nullptr : buf_[head_++ & mask_]; }
-    // Monotonic positions: a pass over the queue ends when head() reaches
-    // the tail() recorded at its start.
-    std::size_t head() const noexcept { return head_; }
-    std::size_t tail() const noexcept { return tail_; }
-    // The entry i places after the head; i < size().
-    T *peek(std::size_t i) const noexcept { return buf_[(head_ + i) & mask_]; }
-    void clear() noexcept { head_ = tail_; }
-
-private:
-    // Positions stay monotonic (callers remember them); entries move to
-    // their slot under the wider mask.
-    void grow() {
-        std::vector<T *> bigger(buf_.size() * 2);
-        const std::size_t wider = bigger.size() - 1;
-        for (std::size_t pos = head_; pos != tail_; ++pos) bigger[pos & wider] = buf_[pos & mask_];
-        buf_.swap(bigger);
-        mask_ = wider;
-    }
-    std::vector<T *> buf_;
-    std::size_t mask_;
-    std::size_t head_ = 0;
-    std::size_t tail_ = 0;
-};
-
-}  // namespace tasync::detail
-
-// ---------------------------------------------------------------- awaitables
-
-struct tasync_awaitable {
-    explicit tasync_awaitable(tasync::detail::AwaitableKind k, tasync_runtime *r) : kind(k), rt(r) {}
-    virtual ~tasync_awaitable();
-    tasync_awaitable(const tasync_awaitable &) = delete;
-    tasync_awaitable &operator=(const tasync_awaitable &) = delete;
-
-    tasync::detail::AwaitableKind kind;
-    bool completed = false;
-    // Its error was handed to someone who answers for it (rule S10): an
-    // awaiter, a combinator, a group's reader. See tasync::detail::observe.
-    bool observed = false;
-    std::uint32_t refs = 1;
-    tasync_runtime *rt;            // nullptr once the runtime is gone
-    void *value = nullptr;         // outcome, owned
-    void *error = nullptr;
-    tasync::detail::WaiterList waiters;
-    tasync::detail::Link all_link; // in the runtime's list of awaitables
-
-    void add_waiter(tasync::detail::Waiter *w);
-    void remove_waiter(tasync::detail::Waiter *w);
-    // Records the outcome (references are taken over) and wakes every waiter.
-    void complete(void *value, void *error);
-    virtual void waiters_changed() {}
-    // Frees the object: releases the outcome while the runtime lives.
-    virtual void destroy();
-    // Drops everything that ties the object to its runtime (runtime teardown).
-    virtual void detach();
-};
-
-struct tasync_coroutine : tasync_awaitable {
-    explicit tasync_coroutine(tasync_runtime *r) : tasync_awaitable(tasync::detail::AwaitableKind::Coroutine, r) {}
-    ~tasync_coroutine() override;
-
-    enum class State : std::uint8_t { New, Ready, Running, Waiting, Finished };
-
-    // What a switch touches comes first, in one cache line: with thousands
-    // of suspended coroutines every extra line per switch is a cache miss.
-    tasync::detail::fcontext_t ctx = nullptr;
-    tasync::detail::Wait *wait = nullptr;      // current suspension
-    State state = State::New;
-    bool cancel_pending = false;   // requested, not delivered yet
-    bool stack_released = false;
-    bool is_main = false;
-    bool started = false;
-    bool zombie = false;
-    bool cancel_requested = false;
-    std::uint32_t protect_depth = 0;
-    bool runtime_ref = false;      // the runtime holds a reference (until the stack is gone)
-    bool high_priority = false;    // queued at the front when it becomes runnable
-    void *host_data = nullptr;
-
-    std::uint64_t id = 0;
-    void *cancel_error = nullptr;  // owned: the cancellation requested
-    tasync::detail::Stack stack;
-    tasync::detail::SwitchAnnotations ann;
-
-    tasync_entry_cb entry = nullptr;
-    void *arg = nullptr;
-    void (*arg_release)(void *) = nullptr;
-
-    tasync_scope *scope = nullptr;             // owned reference
-    tasync::detail::Link scope_link;           // in scope->coroutines while unfinished
-
-    tasync_location_t spawn_loc{};
-    tasync_location_t suspend_loc{};
-
-    // Structured concurrency (scope.cpp, group.cpp, context.cpp).
-    bool finishing = false;        // its error is being propagated (S10): the outcome is final
-    bool error_routed = false;     // S10 ran for its error (before_finish)
-    // The outcome is final and the coroutine left its scope (finish_outcome);
-    // `completed` (awaiters resume) follows once its finally handlers ran (C11).
-    bool done = false;
-    // Future semantics (S10): parked on its own stack, keeping its error for
-    // later awaiters while the host holds handles (see hold_error).
-    bool holding = false;
-    bool release_hold = false;     // stop holding: the program reached its end
-    bool escalating = false;       // counted active again while its held error escalates
-    std::uint32_t handles = 0;     // references held through the ABI (the host's), not the core's own
-    std::uint32_t finally_running = 0;         // its finally handlers that have not finished (C11)
-    tasync_coroutine *finally_of = nullptr;    // on a finally handler: whose it is (referenced)
-    bool holds_awaiters = false;   // on a finally handler: counted in finally_of->finally_running
-    // On a finally handler: the owning scope (referenced), which counts the
-    // handler among its unfinished coroutines and receives its error (C11).
-    tasync_scope *charged = nullptr;
-    bool held = false;             // created by a group, waiting for a concurrency slot
-    tasync::detail::GroupTask *group_task = nullptr;
-    std::vector<tasync_spawn_options_t> *finally_cbs = nullptr;  // C11
-    tasync_context *context = nullptr;         // private context (X2), created on use
-
-    void destroy() override;
-    void detach() override;
-};
-
-struct tasync_future_impl;
-
-// --------------------------------------------------------------------- scope
-
-namespace tasync::detail {
-
-// A host handler registered on a scope.
-struct HandlerSlot {
-    tasync_exception_handler_cb fn = nullptr;
-    void *data = nullptr;
-    void (*release)(void *) = nullptr;
-    void reset() {
-        if (release != nullptr) release(data);
-        fn = nullptr;
-        data = nullptr;
-        release = nullptr;
-    }
-};
-
-// A coroutine waiting on a scope: for completion (S4) or, after
-// cancellation, for every coroutine (S5), collecting errors for its handler.
-struct ScopeWaiter {
-    enum Role : std::uint8_t { Completion, AfterCancel };
-    Link link;
-    Wait *wait = nullptr;
-    Role role = Completion;
-    tasync_scope_error_cb handler = nullptr;
-    std::vector<void *> errors;  // owned, delivered to handler by the waiter
-};
-using ScopeWaiterList = List<ScopeWaiter, &ScopeWaiter::link>;
-
-}  // namespace tasync::detail
-
-struct tasync_context {
-    // None: free-standing (tasync_context_create), counting its own
-    // references and listed in its runtime's free_contexts.
-    enum class Owner : std::uint8_t { Scope, Coroutine, None };
-    tasync_context(Owner k, void *o) : owner_kind(k), owner(o) {}
-    Owner owner_kind;
-    void *owner;
-    std::uint32_t refs = 0;          // None only
-    tasync_runtime *rt = nullptr;    // None only; nullptr once the runtime is gone
-    struct ObjectEntry {
-        void *key;    // host value, retained
-        void *value;  // host value, retained, may be NULL
-    };
-    std::unordered_map<std::string, void *> strings;
-    std::unordered_map<void *, ObjectEntry> objects;
-};
-
-struct tasync_scope {
-    std::uint32_t refs = 1;
-    tasync_runtime *rt = nullptr;
-    tasync_scope *parent = nullptr;            // owned reference
-    std::uint64_t id = 0;
-    bool is_global = false;
-    bool closed = false;
-    bool cancelled = false;
-    bool disposed = false;
-    bool completed = false;                    // S12 callbacks ran
-    bool not_safely = false;                   // S8
-    bool failed = false;                       // S10
-    bool awaited = false;                      // S15: someone called await_completion
-    tasync::detail::Link child_link;           // in parent->children
-    tasync::detail::Link all_link;             // in rt->scopes
-    tasync::detail::List<tasync_scope, &tasync_scope::child_link> children;
-    tasync::detail::List<tasync_coroutine, &tasync_coroutine::scope_link> coroutines;
-    std::size_t active = 0;                    // own unfinished coroutines, not zombie
-    std::size_t zombies = 0;
-    std::size_t sub_active = 0;                // the same over the subtree
-    std::size_t sub_all = 0;                   // unfinished over the subtree, zombies included
-    void *cancel_error = nullptr;              // owned
-    void *failure = nullptr;                   // owned: the error that failed it (S10)
-    // Errors no responsibility point has received yet (S10), with the
-    // coroutine each came from (both referenced): they move to the parent
-    // when the owner lets go of the scope (dispose) without awaiting it.
-    struct Undelivered {
-        void *error;
-        tasync_coroutine *co;
-    };
-    std::vector<Undelivered> undelivered;
-    tasync::detail::HandlerSlot exception_handler;
-    tasync::detail::HandlerSlot child_handler;
-    std::vector<tasync_spawn_options_t> finally_cbs;
-    tasync::detail::ScopeWaiterList waiters;
-    tasync::detail::TimerEntry dispose_timer;  // disposeAfterTimeout
-    std::unique_ptr<tasync_context> context;
-    void *host_data = nullptr;
-    tasync_location_t created_at{};
-    tasync_location_t disposed_at{};
-};
-
-// ------------------------------------------------------------------- timers
-
-struct tasync_timer {
-    tasync::detail::TimerEntry entry;
-    tasync::detail::Link all_link;  // in rt->callback_timers
-    tasync_runtime *rt = nullptr;
-    tasync_timer_fn cb = nullptr;
-    void *data = nullptr;
-    std::uint64_t repeat = 0;
-    bool in_callback = false;
-    bool destroy_pending = false;
-};
 
 // ------------------------------------------------------------------ runtime
 
@@ -452,8 +85,11 @@ struct tasync_runtime {
     tasync::detail::LoadedBackend backend;
     const tasync_backend_t *ops = nullptr;
     tasync_loop_t *loop = nullptr;
+    // Loads the backend name (NULL or "": the default) from dir and creates
+    // its loop. 0, or the error code with why set to a sentence.
+    int open_backend(const char *name, const std::string &dir, std::string *why);
 
-    // --- fork (DESIGN section 3). The atfork child handler only sets
+    // --- fork (docs/architecture.md). The atfork child handler only sets
     // forked (a child that calls exec next pays nothing); the first use of
     // the reactor in the child gives the loop kernel objects of its own
     // (loop_fork, G11), or, when the backend cannot, replaces the table with
@@ -500,7 +136,7 @@ struct tasync_runtime {
     int spawn(const tasync_spawn_options_t &o, Coroutine **out, void **out_error, bool internal = false,
               bool held = false);
     // C11: spawns a finally handler owned by scope sc (see spawn_handler in
-    // runtime.cpp); when owner is given and has not settled yet, its
+    // coroutine/lifecycle.cpp); when owner is given and has not settled yet, its
     // awaiters wait for this handler too.
     void spawn_handler(tasync_spawn_options_t cb, tasync_scope *sc, Coroutine *owner);
     // The scope whose error flow (S10) an error of co enters.
@@ -594,6 +230,9 @@ struct tasync_runtime {
     int suspend_on(tasync::detail::Wait &w);
     void wake(tasync::detail::Wait *w, int code, void *value = nullptr, void *error = nullptr);
     int cancel(Coroutine *co, void *error);
+    // Rule C18 for a blocking call (the host's own or an extension's) whose
+    // wait co's cancellation ended: see cancel/cancel.cpp.
+    bool cancelled_call_raises(Coroutine *co, void *error);
     void deliver_pending_cancel(tasync::detail::Wait &w);
     // Makes the error object for a failed suspension when the waker left it
     // to the resumed coroutine (so the host sees the right location).
@@ -735,18 +374,15 @@ struct tasync_runtime {
 };
 
 namespace tasync::detail {
-// Rule S10 (Future semantics): aw's outcome was handed to someone who
-// answers for its error (an awaiter, a combinator, a group's reader), so a
-// coroutine's error will not escalate through the scope tree; a coroutine
-// parked holding that error (hold_error) is released to finish. Idempotent.
-void observe(tasync_awaitable *aw);
-// True when caller may read aw's outcome now: aw completed, or caller is a
-// finally handler of the coroutine aw (whose awaiters wait for it, C11).
-bool outcome_ready(const tasync_awaitable *aw, const tasync_coroutine *caller);
-// The thread's runtime (one per thread, DESIGN section 3).
+// The thread's runtime (one per thread, docs/architecture.md).
 extern thread_local tasync_runtime *tls_runtime;
 // Installs the guard-page SIGSEGV handler and this thread's alternate signal
 // stack (once per thread); see guard.cpp.
 void install_overflow_handler(tasync_runtime *rt);
 void remove_overflow_handler(tasync_runtime *rt);
+// Prints "tasync: fatal: what" and aborts (runtime/host.cpp).
+[[noreturn]] void fatal(const char *what);
+// Registers the fork handlers of every runtime, once per process
+// (runtime/fork.cpp).
+void register_atfork_handlers();
 }  // namespace tasync::detail

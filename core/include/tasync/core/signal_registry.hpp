@@ -1,4 +1,4 @@
-// The process-wide signal registry (DESIGN section 2 "Reactor contract",
+// The process-wide signal registry (docs/architecture.md,
 // rule C26). It owns, for the whole process:
 //  - the dispositions of the signals some runtime watches: its handler is
 //    installed when the first runtime starts watching a signal and the

@@ -11,6 +11,9 @@
 
 #include <tasync/reactor.h>
 
+#include "list.hpp"
+#include "wait.hpp"
+
 struct tasync_runtime;
 
 namespace tasync::detail {
@@ -24,6 +27,23 @@ struct RuntimeSignals {
     tasync_handle_t *handle = nullptr;  // readiness of read_fd in the runtime's loop
     unsigned sigchld_users = 0;         // child watches on the SIGCHLD path
     bool sigchld_check = false;         // try them at the next delivery pass
+};
+
+// The waiters of one signal, and of one child process.
+struct SignalWatch {
+    tasync_runtime *rt = nullptr;
+    int signum = 0;
+    unsigned pending = 0;          // deliveries nobody waited for yet
+    WaiterList waiters;
+};
+
+struct ChildWatch {
+    tasync_runtime *rt = nullptr;
+    int pid = 0;
+    int pidfd = -1;                    // watched through handle, or
+    bool sigchld = false;              // through SIGCHLD (children.cpp)
+    tasync_handle_t *handle = nullptr;
+    WaiterList waiters;
 };
 
 // Counted watch of signum by the runtime (opens the slot on first use).

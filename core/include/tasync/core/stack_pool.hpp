@@ -9,7 +9,7 @@
 // Released stacks go to a LIFO cache, so steady-state spawning makes no
 // system call, and a stack's pages stay warm: on a VM the first touch of a
 // page costs 10-30 us, far more than running a short coroutine. The cache
-// adapts to the load (DESIGN: warm bursts):
+// adapts to the load (docs/benchmarks.md: warm bursts):
 //
 //  - it always keeps cache_min stacks (async.stack_cache);
 //  - beyond that it keeps every released stack, up to cache_max, so that a

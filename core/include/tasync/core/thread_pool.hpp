@@ -36,7 +36,7 @@ public:
     std::vector<tasync_work_t *> jobs_lost_in_fork();
     // Hands work back as the workers do (the completion callback).
     void complete(tasync_work_t *work, int status) { complete_(work, status); }
-    // Held across fork() by the prepare handler (runtime.cpp).
+    // Held across fork() by the prepare handler (runtime/fork.cpp).
     std::mutex &mutex() { return mu_; }
 
 private:

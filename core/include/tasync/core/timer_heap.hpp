@@ -1,5 +1,5 @@
 // A 4-ary min-heap of timers keyed by (deadline, sequence), the core's
-// user-space timer queue (DESIGN section 3): one heap per runtime drives the
+// user-space timer queue (docs/architecture.md): one heap per runtime drives the
 // backend's wait timeout, so re-arming a timer is a sift, not a system call.
 // Entries are intrusive (they remember their slot), nothing allocates after
 // the array has grown to the peak number of armed timers.

@@ -1,10 +1,11 @@
 // Helpers shared by every function that suspends the running coroutine:
-// argument checks, the cancellation-awaitable registration, and handing a
-// finished wait's outcome to the caller's out parameters.
+// argument checks and handing a finished wait's outcome to the caller's out
+// parameters. The cancellation-awaitable registration is in cancel.hpp.
 #pragma once
 
 #include <string>
 
+#include "cancel.hpp"
 #include "runtime.hpp"
 
 namespace tasync::detail {
@@ -48,33 +49,6 @@ inline int finish_wait(tasync_runtime *rt, Wait &w, void **out_value, void **out
     w.value = w.error = nullptr;
     return w.code;
 }
-
-// Registers a wait with its cancellation awaitable (rule C5): when that
-// completes first, the wait ends with TASYNC_EAWAIT_CANCELLED.
-struct CancelLink {
-    Waiter waiter;
-    tasync_awaitable *aw = nullptr;
-
-    // False when c has already completed (the caller ends at once). A
-    // cancelled timeout (tasync_timeout_cancel) never fires: no cancellation.
-    bool attach(Wait *w, tasync_awaitable *c) {
-        if (c == nullptr) return true;
-        if (c->completed) return c->kind == AwaitableKind::Timeout && c->error != nullptr;
-        aw = c;
-        ++c->refs;
-        waiter.wait = w;
-        waiter.role = 1;
-        c->add_waiter(&waiter);
-        return true;
-    }
-    void detach() {
-        if (aw == nullptr) return;
-        if (waiter.link.linked()) aw->remove_waiter(&waiter);
-        tasync_awaitable *a = aw;
-        aw = nullptr;
-        if (--a->refs == 0) a->destroy();
-    }
-};
 
 // Ends a wait before suspending: its cancellation awaitable had completed.
 inline int cancelled_at_once(tasync_runtime *rt, Wait &w, void **out_error) {

@@ -1,9 +1,11 @@
-// Blocking functions of extensions (runtime.h, ABI 1.2): whether the caller
-// may suspend now, and the end of each of its waits. The policy after a wait
-// (rule C18: a cancelled call fails as documented and the cancellation is
-// delivered at the next suspension) belongs to the host when it has a
-// wait_end member, so that an extension's functions behave exactly like the
-// host's own; the core's default only makes the cancellation pending again.
+// Blocking functions of extensions and of the host (runtime.h, ABI 1.2):
+// whether the caller may suspend now, and the end of each of its waits. The
+// rule after a cancelled wait (C18: the call fails as documented, the
+// cancellation is delivered at the next suspension, and raised by the call
+// when the coroutine ignored it once) is the core's (cancelled_call_raises);
+// a host's wait_end only raises what the rule hands it and unwinds what it
+// must, so that an extension's functions behave exactly like the host's own.
+// Without a wait_end the core only makes the cancellation pending again.
 #include <cerrno>
 
 #include "tasync/core/runtime.hpp"
@@ -30,7 +32,11 @@ TASYNC_API int tasync_wait_end(tasync_runtime_t *rt, int rc, void *error) {
         return rc;
     }
     tasync_coroutine_t *co = rt->current;
-    if (rt->host.wait_end != nullptr) return rt->host.wait_end(rt->host_data, co, co->host_data, rc, error);
+    if (rt->host.wait_end != nullptr) {
+        // The host raises the cancellation only when the rule says so.
+        if (rc == -ECANCELED && error != nullptr && !rt->cancelled_call_raises(co, error)) error = nullptr;
+        return rt->host.wait_end(rt->host_data, co, co->host_data, rc, error);
+    }
     if (rc == -ECANCELED) tasync_coroutine_repend_cancellation(co);
     rt->release_error(error);
     return rc;

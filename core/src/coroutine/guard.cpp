@@ -1,7 +1,7 @@
 // Stack overflow detection: a fault inside the guard region of the running
 // coroutine's stack prints a clear message and kills the process with the
 // original signal. Everything else keeps the meaning it had before the
-// runtime came (DESIGN rule C26): a SIGSEGV or SIGBUS that the kernel did not
+// runtime came (docs/rules.md, C26): a SIGSEGV or SIGBUS that the kernel did not
 // raise for a fault (kill(), sigqueue(), tgkill(): si_code <= 0), or a fault
 // outside a guard region, goes to the disposition that was installed before
 // ours: its handler runs (PHP's, a sanitizer's), an ignored sent signal stays

@@ -1,4 +1,4 @@
-// Task groups (DESIGN.md 5.4, rule G1): a scope with results, an optional
+// Task groups (docs/rules.md, G1): a scope with results, an optional
 // concurrency limit with a bounded queue, keyed tasks, all/race/any
 // awaitables (sets of the await-many primitive, await_many.hpp, rule G2),
 // iteration in completion order, closing, completion and letting go. See

@@ -1,4 +1,4 @@
-// Contexts (DESIGN.md 5.3, rules X1 and X2): key/value slots owned by a scope
+// Contexts (docs/rules.md, X1 and X2): key/value slots owned by a scope
 // or a coroutine. See api/include/tasync/context.h.
 #include <cerrno>
 #include <string>

@@ -1,6 +1,6 @@
 // Completion-style operations (tasync_await_op): native on backends that
 // run the opcode, emulated otherwise, so that every backend offers the same
-// operations (DESIGN section 2).
+// operations (docs/backend-guide.md).
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>

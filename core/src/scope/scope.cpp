@@ -1,4 +1,4 @@
-// The scope tree (DESIGN.md 5.2): rules S1-S15, protect sections (C20) and
+// The scope tree (docs/rules.md): rules S1-S15, protect sections (C20) and
 // completion callbacks (C11, S12). See api/include/tasync/scope.h for the
 // contract; this file is its implementation.
 //
