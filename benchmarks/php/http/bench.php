@@ -59,7 +59,6 @@ foreach (['wrk' => 'wrk', 'taskset' => 'taskset'] as $tool) {
         exit(1);
     }
 }
-$clk = (int) trim((string) shell_exec('getconf CLK_TCK')) ?: 100;
 
 require __DIR__ . '/proc.php';
 
@@ -74,15 +73,6 @@ if (!$servers) {
 $node = isset($servers['Node http']) ? $servers['Node http'][0][0] : '';
 
 
-/** utime + stime of the whole process (every thread), in seconds. */
-function cpu_seconds(int $pid): float
-{
-    global $clk;
-    $stat = (string) @file_get_contents("/proc/$pid/stat");
-    // The command name (field 2) may hold spaces: fields after its ')'.
-    $fields = explode(' ', substr($stat, strrpos($stat, ')') + 2));
-    return ((int) $fields[11] + (int) $fields[12]) / $clk;
-}
 
 function rss_mib(int $pid): float
 {
@@ -90,40 +80,7 @@ function rss_mib(int $pid): float
     return preg_match('/^VmRSS:\s+(\d+) kB/m', $status, $m) ? (int) $m[1] / 1024 : 0.0;
 }
 
-/** Runs wrk pinned to CPU 1; returns [requests, seconds, errors] or null. */
-function wrk(int $port, int $conns, int $seconds): ?array
-{
-    global $tmp;
-    $log = "$tmp/wrk.log";
-    [$p, $pid] = start(['taskset', '-c', '1', 'wrk', '-t1', "-c$conns", "-d{$seconds}s", '--timeout', '5s',
-        "http://127.0.0.1:$port/"], $log);
-    $until = microtime(true) + $seconds + 10;
-    while (proc_get_status($p)['running'] && microtime(true) < $until) {
-        usleep(20000);
-    }
-    stop($pid);
-    $out = (string) file_get_contents($log);
-    if (!preg_match('/(\d+) requests in ([\d.]+)(ms|s|m)\b/', $out, $m)) {
-        fwrite(STDERR, "bench.php: wrk failed on port $port: $out\n");
-        return null;
-    }
-    $secs = (float) $m[2] * ['ms' => 0.001, 's' => 1, 'm' => 60][$m[3]];
-    $errors = 0;
-    if (preg_match('/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/', $out, $e)) {
-        $errors += (int) $e[1] + (int) $e[2] + (int) $e[3] + (int) $e[4];
-    }
-    if (preg_match('/Non-2xx or 3xx responses: (\d+)/', $out, $e)) {
-        $errors += (int) $e[1];
-    }
-    return [(int) $m[1], $secs, $errors];
-}
 
-function median(array $v): float
-{
-    sort($v);
-    $n = count($v);
-    return $n === 0 ? NAN : ($n % 2 ? $v[intdiv($n, 2)] : ($v[$n / 2 - 1] + $v[$n / 2]) / 2);
-}
 
 
 // ---------------------------------------------------------------- runs
@@ -152,9 +109,9 @@ for ($r = 0; $r < $rounds; $r++) {
     foreach ($order as $name) {
         [$pid, $p, $log] = $started[$name];
         foreach ($connections as $c) {
-            wrk($p, $c, 1);  // warm-up: connections accepted, code and memory warm
+            wrk($p, $c, 1, ['taskset', '-c', '1']);  // warm-up: connections accepted, code and memory warm
             $cpu0 = cpu_seconds($pid);
-            $res = wrk($p, $c, $seconds);
+            $res = wrk($p, $c, $seconds, ['taskset', '-c', '1']);
             $cpu = cpu_seconds($pid) - $cpu0;
             if (!running($pid)) {
                 throw new RuntimeException("$name died: " . file_get_contents($log));

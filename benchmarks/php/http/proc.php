@@ -166,3 +166,56 @@ function start_server(array $cmd, int $port, string $log): int
     wait_listening($port, $pid, $log);
     return $pid;
 }
+
+/** utime + stime of the whole process (every thread), in seconds. */
+function cpu_seconds(int $pid): float
+{
+    static $clk = null;
+    $clk ??= ((int) trim((string) shell_exec('getconf CLK_TCK')) ?: 100);
+    $stat = (string) @file_get_contents("/proc/$pid/stat");
+    if ($stat === '') {
+        return 0.0;  // gone
+    }
+    // The command name (field 2) may hold spaces: fields after its ')'.
+    $fields = explode(' ', substr($stat, strrpos($stat, ')') + 2));
+    return ((int) $fields[11] + (int) $fields[12]) / $clk;
+}
+
+/**
+ * Runs wrk (after $prefix, e.g. ['taskset', '-c', '1'], with $threads
+ * threads) against 127.0.0.1:$port; returns [requests, seconds, errors] or
+ * null. Killed after its duration plus 10 s.
+ */
+function wrk(int $port, int $conns, int $seconds, array $prefix = [], int $threads = 1): ?array
+{
+    global $tmp;
+    $log = "$tmp/wrk.log";
+    [$p, $pid] = start(array_merge($prefix, ['wrk', "-t$threads", "-c$conns", "-d{$seconds}s", '--timeout', '5s',
+        "http://127.0.0.1:$port/"]), $log);
+    $until = microtime(true) + $seconds + 10;
+    while (proc_get_status($p)['running'] && microtime(true) < $until) {
+        usleep(20000);
+    }
+    stop($pid);
+    $out = (string) file_get_contents($log);
+    if (!preg_match('/(\d+) requests in ([\d.]+)(ms|s|m)\b/', $out, $m)) {
+        fwrite(STDERR, "wrk failed on port $port: $out\n");
+        return null;
+    }
+    $secs = (float) $m[2] * ['ms' => 0.001, 's' => 1, 'm' => 60][$m[3]];
+    $errors = 0;
+    if (preg_match('/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/', $out, $e)) {
+        $errors += (int) $e[1] + (int) $e[2] + (int) $e[3] + (int) $e[4];
+    }
+    if (preg_match('/Non-2xx or 3xx responses: (\d+)/', $out, $e)) {
+        $errors += (int) $e[1];
+    }
+    return [(int) $m[1], $secs, $errors];
+}
+
+function median(array $v): float
+{
+    sort($v);
+    $n = count($v);
+    return $n === 0 ? NAN : ($n % 2 ? $v[intdiv($n, 2)] : ($v[$n / 2 - 1] + $v[$n / 2]) / 2);
+}

@@ -46,20 +46,9 @@ $rounds = max(1, (int) $opts['rounds']);
 $connections = array_map('intval', explode(',', $opts['connections']));
 $backend = $opts['backend'];
 $wrkThreads = max(1, (int) $opts['wrk-threads']);
-$clk = (int) trim((string) shell_exec('getconf CLK_TCK')) ?: 100;
 
 require __DIR__ . '/proc.php';
 
-function cpu_seconds(int $pid): float
-{
-    global $clk;
-    $stat = (string) @file_get_contents("/proc/$pid/stat");
-    if ($stat === '') {
-        return 0.0;
-    }
-    $fields = explode(' ', substr($stat, strrpos($stat, ')') + 2));
-    return ((int) $fields[11] + (int) $fields[12]) / $clk;
-}
 
 /** PIDs whose parent is $pid (the master's workers). */
 function children_of(int $pid): array
@@ -80,40 +69,7 @@ function workers_cpu(int $master): float
     return array_sum(array_map('cpu_seconds', children_of($master)));
 }
 
-/** Runs wrk; returns [requests, seconds, errors] or null. */
-function wrk(int $port, int $conns, int $seconds): ?array
-{
-    global $tmp, $wrkThreads;
-    $log = "$tmp/wrk.log";
-    [$p, $pid] = start(['wrk', "-t$wrkThreads", "-c$conns", "-d{$seconds}s", '--timeout', '5s',
-        "http://127.0.0.1:$port/"], $log);
-    $until = microtime(true) + $seconds + 10;
-    while (proc_get_status($p)['running'] && microtime(true) < $until) {
-        usleep(20000);
-    }
-    stop($pid);
-    $out = (string) file_get_contents($log);
-    if (!preg_match('/(\d+) requests in ([\d.]+)(ms|s|m)\b/', $out, $m)) {
-        fwrite(STDERR, "workers.php: wrk failed on port $port: $out\n");
-        return null;
-    }
-    $secs = (float) $m[2] * ['ms' => 0.001, 's' => 1, 'm' => 60][$m[3]];
-    $errors = 0;
-    if (preg_match('/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/', $out, $e)) {
-        $errors += (int) $e[1] + (int) $e[2] + (int) $e[3] + (int) $e[4];
-    }
-    if (preg_match('/Non-2xx or 3xx responses: (\d+)/', $out, $e)) {
-        $errors += (int) $e[1];
-    }
-    return [(int) $m[1], $secs, $errors];
-}
 
-function median(array $v): float
-{
-    sort($v);
-    $n = count($v);
-    return $n === 0 ? NAN : ($n % 2 ? $v[intdiv($n, 2)] : ($v[$n / 2 - 1] + $v[$n / 2]) / 2);
-}
 
 $example = dirname(__DIR__, 3) . '/examples/php/http_workers.php';
 $masters = [];   // workers => [pid, port, log]
@@ -140,9 +96,9 @@ for ($r = 0; $r < $rounds; $r++) {
     foreach ($r % 2 ? [2, 1] : [1, 2] as $n) {
         [$pid, $port, $log] = $masters[$n];
         foreach ($connections as $c) {
-            wrk($port, $c, 1);   // warm-up
+            wrk($port, $c, 1, [], $wrkThreads);   // warm-up
             $cpu0 = workers_cpu($pid);
-            $res = wrk($port, $c, $seconds);
+            $res = wrk($port, $c, $seconds, [], $wrkThreads);
             $cpu = workers_cpu($pid) - $cpu0;
             if (!running($pid)) {
                 throw new RuntimeException("the $n-worker master died: " . file_get_contents($log));
