@@ -204,6 +204,14 @@ void async_io_busy_check_gone(async_io_busy *b);
  */
 async_io_status async_io_wait_fds(const int *fds, const unsigned *events, uint32_t count, uint64_t deadline);
 
+/*
+ * As async_io_wait_fds(), but the fds are watched as they are: the
+ * caller's own (dup()s of its own, say), which it forgets
+ * (tasync_fd_forget) and closes afterwards. Forgetting one while the wait
+ * runs ends the wait as ASYNC_IO_READY.
+ */
+async_io_status async_io_wait_own_fds(const int *fds, const unsigned *events, uint32_t count, uint64_t deadline);
+
 /* ------------------------------------------------------------ startups */
 
 void async_io_streams_startup(void);
