@@ -128,7 +128,8 @@ try {
 $p = @unserialize(trim($plain));
 $a = @unserialize(trim($async));
 if (!is_array($p) || !is_array($a)) {
-    echo "plain PHP:\n$plain\nwith async:\n$async\n";
+    echo "plain PHP:\n", json_encode($plain, JSON_INVALID_UTF8_SUBSTITUTE), "\nwith async:\n",
+        json_encode($async, JSON_INVALID_UTF8_SUBSTITUTE), "\n";
     exit;
 }
 [$p, $a, $ticks] = [$p[0], $a[0], $a[1]];
@@ -138,7 +139,8 @@ foreach ($p as $what => $result) {
     if ($a[$what] === $result) {
         $same++;
     } else {
-        echo "$what differs:\n", var_export($result, true), "\nin a coroutine:\n", var_export($a[$what] ?? null, true), "\n";
+        $show = fn($v) => json_encode($v, JSON_INVALID_UTF8_SUBSTITUTE | JSON_PRETTY_PRINT);
+        echo "$what differs:\n", $show($result), "\nin a coroutine:\n", $show($a[$what] ?? null), "\n";
     }
 }
 echo "$same of ", count($p), " calls give what PHP gives\n";
