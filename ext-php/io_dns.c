@@ -12,9 +12,7 @@
  * fails as a failed lookup does (C18): gethostbyname() returns the host
  * name unchanged, gethostbynamel() false, gethostbyaddr() the address.
  *
- * dns_get_record() is not taken over: PHP parses the answer with its own
- * internal code while it still holds the resolver state, which cannot be
- * split between threads from an extension.
+ * The record queries (dns_get_record and friends) are io_dns_records.c's.
  */
 #include "php_async_io.h"
 

@@ -582,6 +582,7 @@ void async_io_startup(void)
 	async_io_streams_startup();
 	async_io_select_startup();
 	async_io_dns_startup();
+	async_io_dns_records_startup();
 	async_io_files_startup();
 	async_io_stdio_startup();
 	async_io_fsops_startup();

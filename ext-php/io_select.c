@@ -134,17 +134,28 @@ static async_io_status select_wait(zval *saved, uint64_t deadline, int *max_fd)
 	return select_wait_set(&set, deadline);
 }
 
-async_io_status async_io_wait_fds(const int *fds, const unsigned *events, uint32_t count, uint64_t deadline)
+static async_io_status select_wait_fds(const int *fds, const unsigned *events, uint32_t count, uint64_t deadline,
+		bool dup_fds)
 {
 	select_set set;
 	memset(&set, 0, sizeof(set));
 	zend_hash_init(&set.seen, 8, NULL, NULL, 0);
 	for (uint32_t i = 0; i < count; i++) {
 		if (fds[i] >= 0) {
-			select_add_fd(&set, fds[i], events[i], true);
+			select_add_fd(&set, fds[i], events[i], dup_fds);
 		}
 	}
 	return select_wait_set(&set, deadline);
+}
+
+async_io_status async_io_wait_fds(const int *fds, const unsigned *events, uint32_t count, uint64_t deadline)
+{
+	return select_wait_fds(fds, events, count, deadline, true);
+}
+
+async_io_status async_io_wait_own_fds(const int *fds, const unsigned *events, uint32_t count, uint64_t deadline)
+{
+	return select_wait_fds(fds, events, count, deadline, false);
 }
 
 /* Waits on the fds of set (and frees it). */

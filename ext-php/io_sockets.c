@@ -26,9 +26,10 @@
  *
  * socket_recv() with MSG_WAITALL on a stream socket gathers every byte
  * asked for (PHP's non-blocking attempt would return the first ones).
- * socket_close() of a socket other coroutines wait on wakes them first:
- * their calls fail with EBADF (the dup() they watch would otherwise keep
- * the connection open and the wait endless).
+ * socket_close() of a socket other coroutines wait on (in any of these
+ * calls, socket_select() included) wakes them first: their calls fail with
+ * EBADF (the dup() they watch would otherwise keep the connection open and
+ * the wait endless).
  *
  * Sockets made non-blocking (socket_set_nonblock) never suspend, outside
  * coroutines nothing changes. A socket's fd is waited on through a dup()
@@ -175,6 +176,24 @@ static async_io_status io_socket_wait(php_socket *s, int fd, unsigned events, ui
 	return me.closed && st != ASYNC_IO_ABORTED ? ASYNC_IO_CLOSED : st;
 }
 
+/*
+ * Ends w's wait: a coroutine waiting on the watched dup() resumes with
+ * EBADF, and the dup() becomes a hung-up socket, ready at once for any
+ * event, for a wait not begun yet (socket_select()'s helper coroutines
+ * start after the select suspends, so a socket_close() can come first).
+ */
+static void io_socket_waiter_wake(io_socket_waiter *w)
+{
+	tasync_fd_forget(ASYNC_G(rt), w->watched);
+	int pair[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) == 0) {
+		shutdown(pair[0], SHUT_RDWR);
+		dup2(pair[0], w->watched);
+		close(pair[0]);
+		close(pair[1]);
+	}
+}
+
 /* socket_close(Socket $socket): void. The coroutines waiting on the socket
  * are woken first; their calls fail with EBADF. */
 static ZEND_NAMED_FUNCTION(async_io_socket_close)
@@ -187,7 +206,7 @@ static ZEND_NAMED_FUNCTION(async_io_socket_close)
 			for (io_socket_waiter *w = io_socket_waiters; w != NULL; w = w->next) {
 				if (w->socket == s && !w->closed) {
 					w->closed = true;
-					tasync_fd_forget(ASYNC_G(rt), w->watched);
+					io_socket_waiter_wake(w);
 				}
 			}
 		}
@@ -622,8 +641,15 @@ static ZEND_NAMED_FUNCTION(async_io_socket_sendto)
 		INTERNAL_FUNCTION_PARAM_PASSTHRU);
 }
 
-/* The fds of the Socket objects of a socket_select() array. */
-static void io_select_collect(zval *array, unsigned events, int **fds, unsigned **evs, uint32_t *n, uint32_t *cap)
+/* The sockets of socket_select()'s arrays, each once, with the events
+ * wanted of it. */
+typedef struct io_select_set {
+	php_socket **sockets;
+	unsigned *events;
+	uint32_t n, cap;
+} io_select_set;
+
+static void io_select_collect(zval *array, unsigned events, io_select_set *set)
 {
 	if (array == NULL || Z_TYPE_P(array) != IS_ARRAY) {
 		return;
@@ -634,15 +660,67 @@ static void io_select_collect(zval *array, unsigned events, int **fds, unsigned 
 		if (Z_TYPE_P(elem) != IS_OBJECT || Z_OBJCE_P(elem) != io_socket_ce || Z_SOCKET_P(elem)->bsd_socket < 0) {
 			continue;
 		}
-		if (*n == *cap) {
-			*cap = *cap ? *cap * 2 : 8;
-			*fds = safe_erealloc(*fds, *cap, sizeof(int), 0);
-			*evs = safe_erealloc(*evs, *cap, sizeof(unsigned), 0);
+		php_socket *s = Z_SOCKET_P(elem);
+		uint32_t i = 0;
+		while (i < set->n && set->sockets[i] != s) {
+			i++;
 		}
-		(*fds)[*n] = Z_SOCKET_P(elem)->bsd_socket;
-		(*evs)[*n] = events;
-		(*n)++;
+		if (i < set->n) {
+			set->events[i] |= events;
+			continue;
+		}
+		if (set->n == set->cap) {
+			set->cap = set->cap ? set->cap * 2 : 8;
+			set->sockets = safe_erealloc(set->sockets, set->cap, sizeof(php_socket *), 0);
+			set->events = safe_erealloc(set->events, set->cap, sizeof(unsigned), 0);
+		}
+		set->sockets[set->n] = s;
+		set->events[set->n] = events;
+		set->n++;
 	} ZEND_HASH_FOREACH_END();
+}
+
+/*
+ * Waits until one of the sockets of set is ready or the deadline passes.
+ * Each is watched through a dup() listed as a waiter, as io_socket_wait()
+ * does, so that socket_close() of any of them from another coroutine ends
+ * the wait: ASYNC_IO_CLOSED then.
+ */
+static async_io_status io_select_wait(io_select_set *set, uint64_t deadline)
+{
+	uint32_t n = set->n;
+	io_socket_waiter *waiters = safe_emalloc(n, sizeof(io_socket_waiter), 0);
+	int *fds = safe_emalloc(n, sizeof(int), 0);
+	uint32_t listed = 0;
+	async_io_status st = ASYNC_IO_UNSUPPORTED;
+	for (; listed < n; listed++) {
+		fds[listed] = dup(set->sockets[listed]->bsd_socket);
+		if (fds[listed] < 0) {
+			break;
+		}
+		waiters[listed] = (io_socket_waiter) {
+			.socket = set->sockets[listed], .watched = fds[listed], .closed = false, .next = io_socket_waiters,
+		};
+		io_socket_waiters = &waiters[listed];
+	}
+	if (listed == n) {
+		st = async_io_wait_own_fds(fds, set->events, n, deadline);
+	}
+	bool closed = false;
+	for (uint32_t i = 0; i < listed; i++) {
+		for (io_socket_waiter **p = &io_socket_waiters; *p != NULL; p = &(*p)->next) {
+			if (*p == &waiters[i]) {
+				*p = waiters[i].next;
+				break;
+			}
+		}
+		closed |= waiters[i].closed;
+		tasync_fd_forget(ASYNC_G(rt), fds[i]);
+		close(fds[i]);
+	}
+	efree(waiters);
+	efree(fds);
+	return closed && st != ASYNC_IO_ABORTED ? ASYNC_IO_CLOSED : st;
 }
 
 /* socket_select(?array &$read, ?array &$write, ?array &$except, ?int $seconds, int $microseconds = 0): int|false */
@@ -704,19 +782,30 @@ static ZEND_NAMED_FUNCTION(async_io_socket_select)
 				zval_ptr_dtor(&old);
 			}
 		}
-		int *fds = NULL;
-		unsigned *evs = NULL;
-		uint32_t n = 0, cap = 0;
-		io_select_collect(Z_TYPE(saved[0]) == IS_ARRAY ? &saved[0] : NULL, TASYNC_IO_READABLE, &fds, &evs, &n, &cap);
-		io_select_collect(Z_TYPE(saved[1]) == IS_ARRAY ? &saved[1] : NULL, TASYNC_IO_WRITABLE, &fds, &evs, &n, &cap);
-		io_select_collect(Z_TYPE(saved[2]) == IS_ARRAY ? &saved[2] : NULL, TASYNC_IO_PRIORITY, &fds, &evs, &n, &cap);
-		async_io_status st = async_io_wait_fds(fds, evs, n, deadline);
-		if (fds != NULL) {
-			efree(fds);
-			efree(evs);
+		io_select_set set = { 0 };
+		io_select_collect(Z_TYPE(saved[0]) == IS_ARRAY ? &saved[0] : NULL, TASYNC_IO_READABLE, &set);
+		io_select_collect(Z_TYPE(saved[1]) == IS_ARRAY ? &saved[1] : NULL, TASYNC_IO_WRITABLE, &set);
+		io_select_collect(Z_TYPE(saved[2]) == IS_ARRAY ? &saved[2] : NULL, TASYNC_IO_PRIORITY, &set);
+		async_io_status st = set.n > 0 ? io_select_wait(&set, deadline) : async_io_wait_fds(NULL, NULL, 0, deadline);
+		if (set.sockets != NULL) {
+			efree(set.sockets);
+			efree(set.events);
 		}
 		if (st == ASYNC_IO_READY || st == ASYNC_IO_TIMEOUT) {
 			continue; /* PHP's select again: the result, or 0 after the deadline */
+		}
+		if (st == ASYNC_IO_CLOSED) {
+			/*
+			 * socket_close() of one of its sockets from another coroutine:
+			 * the select fails as select(2) fails on a closed descriptor
+			 * (EBADF), reported as PHP reports a failed select; the arrays
+			 * stay as given. (PHP's TypeError "contains a closed socket"
+			 * is its check of the arguments, before any wait.)
+			 */
+			*io_sockets_last_error() = EBADF;
+			php_error_docref(NULL, E_WARNING, "Unable to select [%d]: %s", EBADF, strerror(EBADF));
+			RETVAL_FALSE;
+			break;
 		}
 		if (st == ASYNC_IO_CANCELLED) {
 			/* C18: a failed select, reported as PHP reports one. */

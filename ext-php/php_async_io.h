@@ -23,6 +23,9 @@
  *   io_mysqli.c   mysqli_poll (the sockets of mysqlnd's connections)
  *   io_dns.c      gethostbyname, gethostbynamel, gethostbyaddr and the
  *                 name resolution of stream connects, on the thread pool
+ *   io_dns_records.c dns_get_record, dns_check_record (checkdnsrr) and
+ *                 dns_get_mx (getmxrr): the queries on the thread pool, the
+ *                 answers parsed into PHP's arrays on the PHP thread
  *   io_stdio.c    every stream of PHP's stdio ops (pipes, FIFOs, STDIN/
  *                 STDOUT/STDERR, terminals, plain files): PHP's ops table
  *                 patched so that reads, writes, flock and fsync wait in the
@@ -204,12 +207,21 @@ void async_io_busy_check_gone(async_io_busy *b);
  */
 async_io_status async_io_wait_fds(const int *fds, const unsigned *events, uint32_t count, uint64_t deadline);
 
+/*
+ * As async_io_wait_fds(), but the fds are watched as they are: the
+ * caller's own (dup()s of its own, say), which it forgets
+ * (tasync_fd_forget) and closes afterwards. Forgetting one while the wait
+ * runs ends the wait as ASYNC_IO_READY.
+ */
+async_io_status async_io_wait_own_fds(const int *fds, const unsigned *events, uint32_t count, uint64_t deadline);
+
 /* ------------------------------------------------------------ startups */
 
 void async_io_streams_startup(void);
 void async_io_streams_shutdown(void);
 void async_io_select_startup(void);
 void async_io_dns_startup(void);
+void async_io_dns_records_startup(void);
 void async_io_files_startup(void);
 void async_io_stdio_startup(void);
 void async_io_stdio_request_shutdown(void);
