@@ -1,6 +1,8 @@
 // Rules C4-C21, the parts that are not about PHP syntax.
 #include <unistd.h>
 
+#include <atomic>
+
 #include "rules.hpp"
 
 using namespace tasync_rules;
@@ -138,6 +140,34 @@ TEST_F(Coroutine, C8_SelfCancellationKeepsRunningAndEndsCancelled) {
     EXPECT_EQ(tasync_await(rt, tasync_coroutine_awaitable(co), nullptr, nullptr, &e), TASYNC_EFAILED);
     EXPECT_EQ(message_of(e), "Self-cancelled");
     release_error(e);
+    tasync_coroutine_release(co);
+}
+
+// C8 with runtime.h's tasync_offload: a coroutine that cancelled itself
+// (or was cancelled while it ran) and then offloads work gets the
+// cancellation at that suspension, and the work never starts: it is not
+// handed to a worker that might pick it up before the take-back (libuv's
+// pool starts queued work at once).
+TEST_F(Coroutine, C8_OffloadCalledWithACancellationPendingNeverStartsItsWork) {
+    std::atomic<int> ran{0};
+    auto work = [](void *p) { static_cast<std::atomic<int> *>(p)->fetch_add(1); };
+    int rc = 1;
+    void *got = nullptr;
+    Error *why = cancellation("Self-cancelled");
+    tasync_coroutine_t *co = spawn([&](tasync_coroutine_t *self) {
+        tasync_coroutine_cancel(self, why);
+        for (int i = 0; i < 20 && rc != -ECANCELED; ++i) {
+            release_error(got);
+            got = nullptr;
+            rc = tasync_offload(rt, work, &ran, nullptr, &got);
+        }
+    });
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(rc, -ECANCELED);
+    EXPECT_EQ(ran.load(), 0) << "the work ran although the cancellation was pending when it was offered";
+    EXPECT_EQ(got, why) << "got " << message_of(got) << " instead of the coroutine's own cancellation";
+    release_error(got);
+    host.release(why);
     tasync_coroutine_release(co);
 }
 

@@ -249,6 +249,16 @@ TASYNC_API int tasync_offload(tasync_runtime_t *rt, void (*fn)(void *data), void
     w.work.done = &offload_done;
     w.work.data = &w;
     if (cancellation != nullptr && cancellation->completed) return cancelled_at_once(rt, w, out_error);
+    auto *co = rt->current;
+    if (co->cancel_pending && co->protect_depth == 0) {
+        // C8: a cancellation requested while the coroutine ran interrupts
+        // this suspension at once, and the work never starts. Submitting it
+        // first and taking it back would be too late on a pool that starts
+        // queued work at once (libuv's).
+        w.on_cancel = nullptr;
+        rt->suspend_on(w);
+        return finish_wait(rt, w, nullptr, out_error);
+    }
     if (rt->ops->capabilities & TASYNC_CAP_OFFLOAD) {
         int rc = rt->reactor()->work_submit(rt->loop, &w.work);
         if (rc != 0) return system_error(rt, rc, "cannot offload work", out_error);
