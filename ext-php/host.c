@@ -322,19 +322,36 @@ static void host_warning(void *hd, const char *message)
 	host_warning_at(hd, message, NULL);
 }
 
+/*
+ * The core asks at every spawn and every suspension (the suspend location
+ * must outlive the suspension: introspection reads it after the coroutine
+ * resumed or finished), so this is the cheap token only: the file name of
+ * the innermost user frame, held, and the line. Text is made only when
+ * introspection asks (getSpawnLocation() and the reports). One walk down
+ * the frames does what zend_get_executed_filename_ex() and
+ * zend_get_executed_lineno() do with one walk each.
+ */
 static int host_capture_location(void *hd, tasync_location_t *out)
 {
 	(void) hd;
-	if (EG(current_execute_data) == NULL) {
+	zend_execute_data *ex = EG(current_execute_data);
+	while (ex != NULL && (ex->func == NULL || !ZEND_USER_CODE(ex->func->type))) {
+		ex = ex->prev_execute_data;
+	}
+	if (ex == NULL) {
 		return -1;
 	}
-	zend_string *file = zend_get_executed_filename_ex();
-	if (file == NULL) {
-		return -1;
+	zend_string *file = ex->func->op_array.filename;
+#if PHP_VERSION_ID >= 80300
+	if (UNEXPECTED(EG(filename_override) != NULL)) {
+		/* PHP names another place while it evaluates a constant
+		 * expression: say what it says. */
+		file = zend_get_executed_filename_ex();
 	}
+#endif
 	/* The core keeps the pointer until the runtime goes: hold a reference
 	 * (eval()'d code's file name would otherwise be freed with it). */
-	if (file != ASYNC_G(last_filename)) {
+	if (UNEXPECTED(file != ASYNC_G(last_filename))) {
 		zend_ulong key = (zend_ulong) (uintptr_t) file;
 		if (!zend_hash_index_exists(&ASYNC_G(filenames), key)) {
 			zval zv;
@@ -343,8 +360,22 @@ static int host_capture_location(void *hd, tasync_location_t *out)
 		}
 		ASYNC_G(last_filename) = file;
 	}
+	const zend_op *opline = ex->opline;
+#if PHP_VERSION_ID >= 80300
+	if (UNEXPECTED(EG(filename_override) != NULL)) {
+		out->line = zend_get_executed_lineno();
+	} else
+#endif
+	if (opline == NULL) {
+		/* No SAVE_OPLINE() yet: the function's first line, as PHP says. */
+		out->line = ex->func->op_array.opcodes[0].lineno;
+	} else if (EG(exception) != NULL && opline->opcode == ZEND_HANDLE_EXCEPTION && opline->lineno == 0
+			&& EG(opline_before_exception) != NULL) {
+		out->line = EG(opline_before_exception)->lineno;
+	} else {
+		out->line = opline->lineno;
+	}
 	out->file = ZSTR_VAL(file);
-	out->line = zend_get_executed_lineno();
 	out->reserved0 = 0;
 	return 0;
 }
