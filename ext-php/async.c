@@ -175,16 +175,13 @@ static void drain(void)
 	if (rt == NULL) {
 		return;
 	}
-	ASYNC_G(in_drain) = true;
 	if (CG(unclean_shutdown)) {
 		/* After a fatal error, what was running unwinds, running no more
 		 * user code. */
-		async_abort_all(ASYNC_ABORT_BAILOUT);
+		async_abort_all(TASYNC_ABORT_FATAL);
 	}
 	tasync_runtime_run(rt);
-	ASYNC_G(in_drain) = false;
-	ASYNC_G(abort_mode) = ASYNC_ABORT_NONE;
-	/* What a fatal error doomed has unwound: coroutines that shutdown
+	/* What a fatal error aborted has unwound: coroutines that shutdown
 	 * functions start from now on run as usual (C19). */
 	ASYNC_G(fatal_abort) = false;
 #ifdef ZEND_HAS_OOM
@@ -401,10 +398,8 @@ static PHP_RINIT_FUNCTION(async)
 	ASYNC_G(deferred_scope_count) = ASYNC_G(deferred_scope_size) = 0;
 	async_scope_extras_init();
 	ASYNC_G(bailout_pending) = false;
-	ASYNC_G(abort_mode) = ASYNC_ABORT_NONE;
 	ASYNC_G(aborting) = false;
 	ASYNC_G(fatal_abort) = false;
-	ASYNC_G(in_drain) = false;
 	ASYNC_G(fiber_used) = false;
 	/* ext/sockets and ext/mysqli loaded after async (dl()) are taken over now. */
 	async_io_sockets_startup();
@@ -420,10 +415,8 @@ static PHP_RSHUTDOWN_FUNCTION(async)
 		/* What shutdown functions and destructors started (C16, C19). */
 		drain();
 		/* What is left (after a deadlock, exit or a fatal error) unwinds. */
-		ASYNC_G(in_drain) = true;
-		async_abort_all(ASYNC_ABORT_SHUTDOWN);
+		async_abort_all(TASYNC_ABORT_END);
 		tasync_runtime_run(rt);
-		ASYNC_G(in_drain) = false;
 		async_safe_point();
 
 		if (ASYNC_G(main_object) != NULL) {

@@ -69,7 +69,6 @@ static zend_function async_coroutine_function = { ZEND_INTERNAL_FUNCTION };
 static async_coroutine *record_create(void)
 {
 	async_coroutine *c = ecalloc(1, sizeof(*c));
-	c->after_abort = ASYNC_G(aborting);
 	ZVAL_UNDEF(&c->fci.function_name);
 	ZVAL_UNDEF(&c->named);
 	return c;
@@ -454,12 +453,6 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 		c->co = self;
 		tasync_coroutine_set_host_data(self, &c->vm);
 	}
-	if (ASYNC_G(aborting) && !c->after_abort) {
-		/* A completion callback registered before the request started to
-		 * abort (it was no host data then: async_abort_all could not see
-		 * it): no more user code from before the abort. */
-		c->doomed = true;
-	}
 	if (c->finally_owner != NULL) {
 		ZVAL_OBJ(&c->fci.params[0], async_coroutine_object_for(c->finally_owner));
 		c->finally_owner = NULL;
@@ -477,8 +470,9 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 		async_safe_point();
 		/* After a fatal error no user code starts (C22): a coroutine that
 		 * starts meanwhile (a completion callback, one queued before) ends
-		 * at once. */
-		if (!EG(exception) && !c->doomed && !ASYNC_G(fatal_abort)) {
+		 * at once; so does one the core aborted (C22: marked before it
+		 * started, or a finally handler registered before the abort). */
+		if (!EG(exception) && !async_coroutine_aborted(self) && !ASYNC_G(fatal_abort)) {
 			zval retval;
 			ZVAL_UNDEF(&retval);
 			c->fci.retval = &retval;
@@ -511,7 +505,7 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 		}
 		/* Rule S10 while this coroutine's VM stack still exists: the
 		 * scope's exception handlers are PHP code and run right here. */
-		if (!fatal && !c->doomed) {
+		if (!fatal && !async_coroutine_aborted(self)) {
 			tasync_coroutine_route_error(self);
 			async_safe_point();
 			if (EG(exception)) {
@@ -541,10 +535,10 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 			zend_clear_exception();
 		}
 		/* Rule C22: every other coroutine (and the main flow) unwinds
-		 * without running more user code. A doomed coroutine unwinding is
-		 * a consequence of that abort, not a new one. */
-		if (!c->doomed) {
-			async_abort_all(ASYNC_ABORT_BAILOUT);
+		 * without running more user code. An aborted coroutine unwinding
+		 * is a consequence of that abort, not a new one. */
+		if (!async_coroutine_aborted(self)) {
+			async_abort_all(TASYNC_ABORT_FATAL);
 		}
 		/* PHP flushes the output buffers after a fatal error too (the
 		 * message may be in one of them). */
@@ -620,7 +614,7 @@ ZEND_METHOD(Async_Coroutine, getId)
 ZEND_METHOD(Async_Coroutine, asHiPriority)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
-	async_coroutine *c = THIS_COROUTINE();
+	async_coroutine_obj *c = THIS_COROUTINE();
 	if (c->co != NULL) {
 		tasync_coroutine_set_high_priority(c->co, 1);
 	}

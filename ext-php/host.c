@@ -322,19 +322,36 @@ static void host_warning(void *hd, const char *message)
 	host_warning_at(hd, message, NULL);
 }
 
+/*
+ * The core asks at every spawn and every suspension (the suspend location
+ * must outlive the suspension: introspection reads it after the coroutine
+ * resumed or finished), so this is the cheap token only: the file name of
+ * the innermost user frame, held, and the line. Text is made only when
+ * introspection asks (getSpawnLocation() and the reports). One walk down
+ * the frames does what zend_get_executed_filename_ex() and
+ * zend_get_executed_lineno() do with one walk each.
+ */
 static int host_capture_location(void *hd, tasync_location_t *out)
 {
 	(void) hd;
-	if (EG(current_execute_data) == NULL) {
+	zend_execute_data *ex = EG(current_execute_data);
+	while (ex != NULL && (ex->func == NULL || !ZEND_USER_CODE(ex->func->type))) {
+		ex = ex->prev_execute_data;
+	}
+	if (ex == NULL) {
 		return -1;
 	}
-	zend_string *file = zend_get_executed_filename_ex();
-	if (file == NULL) {
-		return -1;
+	zend_string *file = ex->func->op_array.filename;
+#if PHP_VERSION_ID >= 80300
+	if (UNEXPECTED(EG(filename_override) != NULL)) {
+		/* PHP names another place while it evaluates a constant
+		 * expression: say what it says. */
+		file = zend_get_executed_filename_ex();
 	}
+#endif
 	/* The core keeps the pointer until the runtime goes: hold a reference
 	 * (eval()'d code's file name would otherwise be freed with it). */
-	if (file != ASYNC_G(last_filename)) {
+	if (UNEXPECTED(file != ASYNC_G(last_filename))) {
 		zend_ulong key = (zend_ulong) (uintptr_t) file;
 		if (!zend_hash_index_exists(&ASYNC_G(filenames), key)) {
 			zval zv;
@@ -343,8 +360,22 @@ static int host_capture_location(void *hd, tasync_location_t *out)
 		}
 		ASYNC_G(last_filename) = file;
 	}
+	const zend_op *opline = ex->opline;
+#if PHP_VERSION_ID >= 80300
+	if (UNEXPECTED(EG(filename_override) != NULL)) {
+		out->line = zend_get_executed_lineno();
+	} else
+#endif
+	if (opline == NULL) {
+		/* No SAVE_OPLINE() yet: the function's first line, as PHP says. */
+		out->line = ex->func->op_array.opcodes[0].lineno;
+	} else if (EG(exception) != NULL && opline->opcode == ZEND_HANDLE_EXCEPTION && opline->lineno == 0
+			&& EG(opline_before_exception) != NULL) {
+		out->line = EG(opline_before_exception)->lineno;
+	} else {
+		out->line = opline->lineno;
+	}
 	out->file = ZSTR_VAL(file);
-	out->line = zend_get_executed_lineno();
 	out->reserved0 = 0;
 	return 0;
 }
@@ -509,41 +540,23 @@ void async_rethrow_bailout(void)
 	}
 }
 
-static bool async_current_is_doomed(bool *is_main)
-{
-	tasync_coroutine_t *cur = tasync_coroutine_current(ASYNC_G(rt));
-	void *hd = cur ? tasync_coroutine_host_data(cur) : NULL;
-	*is_main = hd == &ASYNC_G(main_vm);
-	if (*is_main) {
-		/* abort_mode concerns the main flow only (see async_abort_all). */
-		return ASYNC_G(abort_mode) != ASYNC_ABORT_NONE;
-	}
-	if (hd == NULL) {
-		return false;
-	}
-	async_coroutine *c = (async_coroutine *) ((char *) hd - XtOffsetOf(async_coroutine, vm));
-	return c->doomed;
-}
-
 bool async_after_switch(void)
 {
-	bool is_main;
 	async_safe_point();
-	/* Only after async_abort_all can a resumed coroutine be doomed: until
+	/* Only after async_abort_all can a resumed coroutine be aborted: until
 	 * then a resume costs no call into the core. */
-	if (ASYNC_G(aborting) && ASYNC_G(rt) != NULL && async_current_is_doomed(&is_main)) {
-		/* The request is ending (exit or a fatal error elsewhere): this
-		 * coroutine unwinds without running more user code, as the main
-		 * flow does after exit(). */
+	tasync_coroutine_t *cur = ASYNC_G(aborting) && ASYNC_G(rt) != NULL ? tasync_coroutine_current(ASYNC_G(rt)) : NULL;
+	if (cur != NULL && async_coroutine_aborted(cur)) {
+		/* The request is ending (exit or a fatal error elsewhere, rule
+		 * C22): this coroutine unwinds without running more user code, as
+		 * the main flow does after exit(). The core aborts the main flow
+		 * only for a fatal error: it bails out, as PHP's own main script
+		 * does after one. */
 		if (EG(exception)) {
 			zend_clear_exception();
 		}
-		if (is_main && ASYNC_G(abort_mode) == ASYNC_ABORT_BAILOUT) {
-			ASYNC_G(abort_mode) = ASYNC_ABORT_NONE;
+		if (tasync_coroutine_flags(cur) & TASYNC_CO_MAIN) {
 			zend_bailout();
-		}
-		if (is_main) {
-			ASYNC_G(abort_mode) = ASYNC_ABORT_NONE;
 		}
 		zend_throw_unwind_exit();
 		return false;
@@ -568,55 +581,21 @@ void async_throw_error(int rc, void *err)
 	zend_throw_exception_ex(async_ce_async_exception, rc, "%s", tasync_strerror(rc));
 }
 
-void async_abort_all(async_abort_mode mode)
+void async_abort_all(int mode)
 {
 	tasync_runtime_t *rt = ASYNC_G(rt);
 	if (rt == NULL) {
 		return;
 	}
 	ASYNC_G(aborting) = true;
-	if (mode == ASYNC_ABORT_BAILOUT) {
+	if (mode == TASYNC_ABORT_FATAL) {
 		ASYNC_G(fatal_abort) = true;
 	}
-	/* The PHP coroutines that have not finished (the main one aside). */
-	size_t total = tasync_runtime_coroutines(rt, NULL, 0);
-	tasync_coroutine_t **cos = safe_emalloc(total ? total : 1, sizeof(*cos), 0);
-	total = tasync_runtime_coroutines(rt, cos, total);
-	tasync_coroutine_t **list = safe_emalloc(total ? total : 1, sizeof(*list), 0);
-	uint32_t i = 0;
-	for (size_t k = 0; k < total; k++) {
-		void *hd = tasync_coroutine_host_data(cos[k]);
-		if (hd == NULL || hd == &ASYNC_G(main_vm)) {
-			continue;
-		}
-		async_coroutine *c = (async_coroutine *) ((char *) hd - XtOffsetOf(async_coroutine, vm));
-		if (!c->doomed) {
-			c->doomed = true;
-			tasync_coroutine_retain(cos[k]);
-			list[i++] = cos[k];
-		}
-	}
-	efree(cos);
-
 	/* One cancellation error for all: it only wakes them; each one then
-	 * unwinds with unwind_exit at its suspension point. */
+	 * unwinds with unwind_exit at its suspension point (the core decides
+	 * which coroutines, the main flow included, are aborted). */
 	zend_object *err = async_error_create(TASYNC_ERROR_CANCELLATION, -ECANCELED,
 		"The program is shutting down");
-	for (uint32_t k = 0; k < i; k++) {
-		tasync_coroutine_cancel(list[k], err);
-	}
-	/* The main flow unwinds too while it still runs the script; not when
-	 * it waits for the end (the drain) or is the one that aborts. */
-	if (mode != ASYNC_ABORT_SHUTDOWN && !ASYNC_G(in_drain)
-			&& tasync_coroutine_current(rt) != ASYNC_G(main_co)) {
-		if (ASYNC_G(abort_mode) == ASYNC_ABORT_NONE || mode == ASYNC_ABORT_BAILOUT) {
-			ASYNC_G(abort_mode) = mode;
-		}
-		tasync_coroutine_cancel(ASYNC_G(main_co), err);
-	}
+	tasync_runtime_abort(rt, mode, err);
 	OBJ_RELEASE(err);
-	for (uint32_t k = 0; k < i; k++) {
-		tasync_coroutine_release(list[k]);
-	}
-	efree(list);
 }

@@ -117,7 +117,7 @@ uint64_t async_io_deadline(const struct timeval *tv)
  * After every wait of a hook: the core applies rule C18 to a cancellation
  * (tasync_wait_end: pending again for the next suspension point, or
  * raised when the coroutine ignored it once) and calls the host's wait_end
- * below, which raises what it is handed and unwinds a doomed coroutine.
+ * below, which raises what it is handed and unwinds an aborted coroutine.
  */
 async_io_status async_io_after_wait(int rc, void *err)
 {
@@ -388,7 +388,7 @@ bool async_io_busy_drain(async_io_busy *b)
 		}
 	}
 	b->closers--;
-	/* A coroutine the request's end doomed meanwhile unwinds from here
+	/* A coroutine the request's end aborted meanwhile unwinds from here
 	 * (rule C22): the close completes, no user code runs after it. */
 	async_after_switch();
 	return true;

@@ -101,9 +101,7 @@ typedef struct async_coroutine {
 	tasync_coroutine_t *finally_owner;
 	zend_object *object;             /* the Coroutine object standing for co (weak) */
 	bool started;
-	bool doomed;                     /* unwinds at its next resume (fatal error) */
 	bool arg_released;               /* the core's arg_release ran */
-	bool after_abort;                /* made after async_abort_all ran (shutdown functions) */
 } async_coroutine;
 
 /* Async\Coroutine: a handle on a core coroutine (rule S10's Future
@@ -213,13 +211,6 @@ typedef enum async_file_offload_mode {
 	ASYNC_IO_OFFLOAD_NEVER,      /* "never": none (PHP's own) */
 } async_file_offload_mode;
 
-/* Why the request stops running coroutines (see async.c). */
-typedef enum async_abort_mode {
-	ASYNC_ABORT_NONE = 0,
-	ASYNC_ABORT_BAILOUT,   /* a fatal error (zend_bailout) */
-	ASYNC_ABORT_SHUTDOWN,  /* end of request: unwind what is left */
-} async_abort_mode;
-
 /* A warning the core reported and where to report it (file borrowed: the
  * host keeps captured file names until the request ends). */
 typedef struct async_warning {
@@ -258,12 +249,10 @@ ZEND_BEGIN_MODULE_GLOBALS(async)
 	                                  * object hold of it (scope.c) */
 	bool bailout_pending;            /* a handler the core called bailed out */
 
-	async_abort_mode abort_mode;     /* what the main flow must do at its next resume */
-	bool aborting;                   /* async_abort_all ran in this request: resumes check
-	                                  * whether their coroutine is doomed */
+	bool aborting;                   /* async_abort_all ran in this request: resumes ask
+	                                  * the core whether their coroutine was aborted */
 	bool fatal_abort;                /* a fatal error is ending every coroutine: none starts
 	                                  * user code until the drain after it completed (C22) */
-	bool in_drain;                   /* the main flow waits in tasync_runtime_run */
 	bool fiber_used;                 /* rule C13 */
 	bool runtime_failed;             /* creation failed in this request */
 ZEND_END_MODULE_GLOBALS(async)
@@ -385,8 +374,20 @@ bool async_after_switch(void);
  * AsyncException describing rc when err is NULL. */
 void async_throw_error(int rc, void *err);
 
-/* Marks the request as aborting and wakes every coroutine so that it unwinds. */
-void async_abort_all(async_abort_mode mode);
+/*
+ * Rule C22 through the core's tasync_runtime_abort: every unfinished
+ * coroutine is marked aborted and woken, so that it unwinds; mode is
+ * TASYNC_ABORT_FATAL after a fatal error (the main flow bails out at its
+ * resume too) or TASYNC_ABORT_END at the end of the request.
+ */
+void async_abort_all(int mode);
+
+/* True when co was aborted (rule C22, TASYNC_CO_ABORTED): it runs no more
+ * user code. */
+static zend_always_inline bool async_coroutine_aborted(const tasync_coroutine_t *co)
+{
+	return ASYNC_G(aborting) && co != NULL && (tasync_coroutine_flags(co) & TASYNC_CO_ABORTED) != 0;
+}
 
 /*
  * True once a fatal error happened in this request (rule C22). PHP reports

@@ -194,7 +194,7 @@ bool async_io_busy_drain(async_io_busy *b);
 void async_io_busy_orphan(async_io_busy *b);
 
 /* After a user's wait on b: does not return when b's stream is gone (the
- * user is uncounted; a doomed coroutine unwinds, others end with a fatal
+ * user is uncounted; an aborted coroutine unwinds, others end with a fatal
  * error naming the cause). */
 void async_io_busy_check_gone(async_io_busy *b);
 

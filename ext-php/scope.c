@@ -316,8 +316,8 @@ static int exception_handler_call(void *data, tasync_scope_t *scope, tasync_coro
 {
 	async_handler *h = data;
 	zval args[3], rv;
-	async_coroutine *cur = ASYNC_G(aborting) ? async_coroutine_of(tasync_coroutine_current(ASYNC_G(rt))) : NULL;
-	if (cur != NULL && !cur->after_abort) {
+	tasync_coroutine_t *cur = ASYNC_G(aborting) ? tasync_coroutine_current(ASYNC_G(rt)) : NULL;
+	if (cur != NULL && async_coroutine_aborted(cur)) {
 		/* A held error released by the end of a request that is aborting
 		 * (S10 after a fatal error): no more user code from before the
 		 * abort; the error goes on as if there were no handler. */

@@ -179,7 +179,8 @@ typedef enum tasync_coroutine_flag {
     TASYNC_CO_ZOMBIE = 128,         /* rule S9 */
     TASYNC_CO_MAIN = 256,           /* the runtime's main coroutine */
     TASYNC_CO_PROTECTED = 512,      /* inside a protect section (C20) */
-    TASYNC_CO_HIGH_PRIORITY = 1024  /* runs ahead of the run queue (Since: ABI 1.2) */
+    TASYNC_CO_HIGH_PRIORITY = 1024, /* runs ahead of the run queue (Since: ABI 1.2) */
+    TASYNC_CO_ABORTED = 2048        /* aborted by tasync_runtime_abort (Since: ABI 1.2) */
 } tasync_coroutine_flag_t;
 
 /* The body of a coroutine. It ends by returning; before that it may set its
@@ -723,6 +724,44 @@ TASYNC_API tasync_coroutine_t *tasync_coroutine_suspendable(tasync_runtime_t *rt
  * Since: ABI 1.2.
  */
 TASYNC_API int tasync_wait_end(tasync_runtime_t *rt, int rc, void *error);
+
+/* ------------------------------------------------------------------ abort */
+
+/* Modes of tasync_runtime_abort. Values never change. Since: ABI 1.2. */
+typedef enum tasync_abort_mode {
+    /* The program is ending (PHP: the end of the request, or what is left
+     * after it): the main coroutine is left alone. */
+    TASYNC_ABORT_END = 0,
+    /* A fatal error ends the program (PHP: zend_bailout): the main coroutine
+     * is aborted too, unless it is the caller or waits for the end inside
+     * tasync_runtime_run. */
+    TASYNC_ABORT_FATAL = 1
+} tasync_abort_mode_t;
+
+/*
+ * Aborts every unfinished coroutine of rt (rule C22): one that must run no
+ * more of its own code because the program ends. Each coroutine other than
+ * the main one (the caller included) that is not marked yet is marked
+ * TASYNC_CO_ABORTED (see
+ * tasync_coroutine_flags) and cancelled with error (retained; NULL: a
+ * CancellationError "The program is shutting down"), which wakes it or keeps
+ * it from starting. The host does the rest, the mark being all it reads:
+ * a marked coroutine that resumes (or starts) unwinds at once without
+ * running more user code (PHP: as after exit()), and routes no error.
+ *
+ * Coroutines spawned after the call are not marked: the host may run code
+ * that starts then (PHP: shutdown functions), except a finally handler
+ * (C11) registered before the call, which starts marked (the code that
+ * registered it was aborted). With TASYNC_ABORT_FATAL the main coroutine is
+ * marked and cancelled too when it is neither the caller nor inside
+ * tasync_runtime_run (the host then ends the main flow at its resume, PHP
+ * with a bailout); the main coroutine's mark ends when it next calls
+ * tasync_runtime_run (the host's main flow has ended by then).
+ * A coroutine already marked is not cancelled again; calling this again
+ * marks what was spawned since. Returns how many coroutines it marked, or
+ * -EINVAL (rt NULL, bad mode). From the runtime's thread. Since: ABI 1.2.
+ */
+TASYNC_API int tasync_runtime_abort(tasync_runtime_t *rt, int mode, void *error);
 
 TASYNC_EXTERN_C_END
 

@@ -291,6 +291,9 @@ void tasync_runtime::spawn_handler(tasync_spawn_options_t cb, tasync_scope *sc, 
         return;
     }
     --h->refs;  // spawn's out reference; the runtime's own keeps it
+    // Registered before an abort (C22): the code that registered it was
+    // aborted, so it starts aborted (cb.flags holds the registration's epoch).
+    if (cb.flags != abort_epoch) h->aborted = true;
     // Cleanup is never skipped (C11): the handler always starts, and runs
     // as inside protect() (C20): a scope's cancellation or graceful shutdown
     // does not interrupt it; the forced phase of shutdown (C15) and the

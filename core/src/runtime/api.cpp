@@ -70,6 +70,9 @@ TASYNC_API int tasync_runtime_run(tasync_runtime_t *rt) {
     w.on_cancel = [](Wait *) { return false; };
     w.keeps_result = true;
     rt->deadlock = false;
+    // The main flow's abort (C22) is over: the host ended it (PHP bailed
+    // out) before it came to wait for the end.
+    rt->main->aborted = false;
     rt->main_waiting_end = true;
     rt->maybe_start_zombie_phase();
     rt->suspend_on(w);
@@ -215,6 +218,7 @@ TASYNC_API uint32_t tasync_coroutine_flags(const tasync_coroutine_t *co) {
     if (co->zombie) f |= TASYNC_CO_ZOMBIE;
     if (co->protect_depth > 0) f |= TASYNC_CO_PROTECTED;
     if (co->high_priority) f |= TASYNC_CO_HIGH_PRIORITY;
+    if (co->aborted) f |= TASYNC_CO_ABORTED;
     return f;
 }
 

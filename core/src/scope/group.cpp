@@ -375,6 +375,9 @@ void start_handler(tasync_group *g, const tasync_spawn_options_t &cb) {
         if (cb.arg_release != nullptr) cb.arg_release(cb.arg);
         return;
     }
+    // Registered before an abort (C22): it starts aborted, as the code
+    // that registered it was (cb.flags holds the registration's epoch).
+    if (cb.flags != g->rt->abort_epoch) co->aborted = true;
     auto h = std::make_unique<HandlerWatch>();
     h->co = co;  // the reference spawn gave
     h->group = g;
@@ -746,6 +749,7 @@ TASYNC_API int tasync_group_on_finally(tasync_group_t *g, const tasync_spawn_opt
         return -EINVAL;
     }
     if (cb.location.file == nullptr) cb.location = g->rt->capture_location();
+    cb.flags = g->rt->abort_epoch;  // reserved for callers: the core's own note
     if (!g->fired && !completed_unhooked(g)) {
         g->finally_cbs.push_back(cb);
         return ensure_hooked(g);

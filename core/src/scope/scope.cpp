@@ -843,6 +843,7 @@ TASYNC_API int tasync_scope_on_finally(tasync_scope_t *scope, const tasync_spawn
     }
     tasync_runtime *rt = scope->rt;
     if (cb.location.file == nullptr) cb.location = rt->capture_location();
+    cb.flags = rt->abort_epoch;  // reserved for callers: the core's own note
     if (scope->completed) {
         // C11: registered on a completed scope, it runs at once (in its own
         // coroutine, in the scope).
@@ -867,6 +868,7 @@ TASYNC_API int tasync_coroutine_on_finally(tasync_coroutine_t *co, const tasync_
     }
     tasync_runtime *rt = co->rt;
     if (cb.location.file == nullptr) cb.location = rt->capture_location();
+    cb.flags = rt->abort_epoch;  // reserved for callers: the core's own note
     if (co->done) {
         // C11: registered on a finished coroutine, it runs at once, charged
         // to the coroutine's scope while the coroutine keeps it (its other

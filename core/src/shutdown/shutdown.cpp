@@ -389,3 +389,44 @@ TASYNC_API size_t tasync_runtime_dump(tasync_runtime_t *rt, char *buf, size_t le
 }
 
 }  // extern "C"
+
+// ================================================================= abort
+
+// Rule C22: the program ends (a fatal error, the end of the request) and no
+// more user code from before may run. What is unfinished is marked and
+// cancelled; the host reads the mark at the coroutine's resume or start.
+int tasync_runtime::abort_all(int mode, void *error) {
+    ++abort_epoch;
+    std::vector<Coroutine *> cos;
+    for (Coroutine *co : unfinished_coroutines()) {
+        if (co->is_main || co->aborted) continue;
+        co->aborted = true;
+        ++co->refs;
+        cos.push_back(co);
+    }
+    // Woken in the order they were spawned.
+    std::sort(cos.begin(), cos.end(), [](const Coroutine *a, const Coroutine *b) { return a->id < b->id; });
+    const bool main_too = mode == TASYNC_ABORT_FATAL && main != nullptr && !main->aborted && current != main &&
+                          !main_waiting_end;
+    if (main_too) main->aborted = true;
+    if (!cos.empty() || main_too) {
+        void *err = error;
+        if (err != nullptr) {
+            retain_error(err);
+        } else {
+            err = make_error(TASYNC_ERROR_CANCELLATION, -ECANCELED, "The program is shutting down");
+        }
+        for (Coroutine *co : cos) cancel(co, err);
+        if (main_too) cancel(main, err);
+        release_error(err);
+    }
+    for (Coroutine *co : cos) {
+        if (--co->refs == 0) co->destroy();
+    }
+    return static_cast<int>(cos.size()) + (main_too ? 1 : 0);
+}
+
+TASYNC_API int tasync_runtime_abort(tasync_runtime_t *rt, int mode, void *error) {
+    if (rt == nullptr || (mode != TASYNC_ABORT_END && mode != TASYNC_ABORT_FATAL)) return -EINVAL;
+    return rt->abort_all(mode, error);
+}

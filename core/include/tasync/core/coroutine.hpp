@@ -39,6 +39,7 @@ struct tasync_coroutine : tasync_awaitable {
     std::uint32_t protect_depth = 0;
     bool runtime_ref = false;      // the runtime holds a reference (until the stack is gone)
     bool high_priority = false;    // queued at the front when it becomes runnable
+    bool aborted = false;          // marked by tasync_runtime_abort (C22)
     void *host_data = nullptr;
 
     std::uint64_t id = 0;

@@ -358,6 +358,11 @@ struct tasync_runtime {
     tasync::detail::TimerEntry stuck_timer;
     tasync::detail::List<tasync_timer, &tasync_timer::all_link> callback_timers;
     void start_shutdown(void *error, bool unhandled);
+    // C22, tasync_runtime_abort: marks and cancels what is unfinished.
+    int abort_all(int mode, void *error);
+    // Bumped by every abort: a finally handler registered at an older value
+    // (kept in its options' flags) belonged to aborted code.
+    std::uint32_t abort_epoch = 0;
     void force_wake(Coroutine *co, void *error);
     void maybe_start_zombie_phase() {
         if (main_waiting_end && active == 0 && zombies != 0 && zombie_stage == 0) start_zombie_phase();
