@@ -205,3 +205,48 @@ TEST_F(Scheduler, RunQueueGrowsDuringAPass) {
     EXPECT_EQ(run(), 0);
     EXPECT_EQ(ran, (1 << 12) - 1);
 }
+
+// The reactor is polled on the runtime's own stack, not on the stack of the
+// coroutine whose suspension emptied the run queue: a poll's frames are
+// deep (libuv keeps a 12 KiB array of events on the stack), and running
+// them on whichever coroutine suspended last touched those pages in every
+// pooled stack over time (a keep-alive server's RSS grew round after round).
+// A posted callback runs inside the poll.
+TEST_F(Scheduler, PollRunsOffTheStackOfTheCoroutineThatSuspended) {
+    struct Ctx {
+        tasync_awaitable_t *fut = nullptr;
+        char *lo = nullptr, *hi = nullptr;
+        char *seen = nullptr;
+    } ctx;
+    ASSERT_EQ(tasync_future_create(rt, &ctx.fut), 0);
+    int polls = 0;
+    go([&](tasync_coroutine_t *co) {
+        for (int round = 0; round < 3; ++round) {
+            void *lo = nullptr, *hi = nullptr;
+            ASSERT_EQ(tasync_coroutine_stack_bounds(co, &lo, &hi), 0);
+            ctx.lo = static_cast<char *>(lo);
+            ctx.hi = static_cast<char *>(hi);
+            ctx.seen = nullptr;
+            ASSERT_EQ(tasync_runtime_post(
+                          rt,
+                          [](void *p) {
+                              auto *c = static_cast<Ctx *>(p);
+                              char here = 0;
+                              c->seen = &here;
+                              tasync_future_resolve(c->fut, nullptr);
+                          },
+                          &ctx),
+                      0);
+            EXPECT_EQ(tasync_await(rt, ctx.fut, nullptr, nullptr, nullptr), 0);
+            ASSERT_NE(ctx.seen, nullptr);
+            EXPECT_FALSE(ctx.seen >= ctx.lo && ctx.seen < ctx.hi) << "round " << round;
+            ++polls;
+            tasync_awaitable_release(ctx.fut);
+            ctx.fut = nullptr;
+            ASSERT_EQ(tasync_future_create(rt, &ctx.fut), 0);
+        }
+    });
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(polls, 3);
+    tasync_awaitable_release(ctx.fut);
+}

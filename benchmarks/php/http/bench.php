@@ -180,8 +180,13 @@ foreach ($backends as $b) {
             $ok($rt, $fl, static fn ($x, $y) => $x[1] <= GOAL_VS_FLOOR * $y[1]));
     }
 }
-echo "\n== RSS after the first round -> after the last (goal: flat)\n";
+echo "\n== RSS after the first round -> after the last, and its growth in each later round (goal: flat)\n";
 foreach ($rss as $name => $v) {
-    printf("  %-22s %7.1f -> %7.1f MiB  (%+.1f)\n", $name, $v[0], end($v), end($v) - $v[0]);
+    $growth = [];
+    for ($i = 1; $i < count($v); $i++) {
+        $growth[] = sprintf('%+.1f', $v[$i] - $v[$i - 1]);
+    }
+    printf("  %-22s %7.1f -> %7.1f MiB  (%+.1f)  by round: %s\n", $name, $v[0], end($v), end($v) - $v[0],
+        $growth ? implode(' ', $growth) : '-');
 }
 printf("\nload average at the end: %s\n", loadavg());

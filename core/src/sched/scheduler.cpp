@@ -161,7 +161,72 @@ bool tasync_runtime::reactor_busy() const noexcept {
            !signal_watches.empty();
 }
 
+namespace {
+
+// What a coroutine asks the poll stack to do.
+struct PollCall {
+    tasync_runtime *rt;
+    tasync_coroutine *caller;
+    bool may_block;
+};
+
+}  // namespace
+
 void tasync_runtime::poll(bool may_block) {
+    if (!poll_on_own_stack(may_block)) poll_here(may_block);
+}
+
+bool tasync_runtime::poll_on_own_stack(bool may_block) {
+    Coroutine *co = current;
+    // The main flow runs on the thread's own stack, which stays warm
+    // anyway; teardown polls outside any coroutine, and a poll sets current
+    // to null while it runs (a nested poll runs in place).
+    if (co == nullptr || co->is_main || !co->stack || poll_stack_failed) return false;
+    if (poll_ctx == nullptr) {
+        if (!poll_stack) {
+            poll_stack = stacks->allocate();
+            if (!poll_stack) {
+                poll_stack_failed = true;  // polls run in place: only their pages are at stake
+                return false;
+            }
+            const std::size_t guard = stacks->guard_size();
+            annotate_stack_created(poll_ann, poll_stack.base + guard, poll_stack.size - guard);
+        }
+        poll_ctx = make_context(poll_stack.top(), poll_stack.size - stacks->guard_size(),
+                                &tasync_runtime::poll_stack_main);
+    }
+    PollCall call{this, co, may_block};
+    fcontext_t to = poll_ctx;
+    // Consumed by the jump: were the poll stack abandoned (a longjmp out of
+    // a callback), the next poll starts it afresh.
+    poll_ctx = nullptr;
+    annotate_switch_begin(co->ann, poll_ann, false);
+    transfer_t t = jump(to, &call);
+    annotate_switch_end(co->ann, nullptr);
+    poll_ctx = t.fctx;
+    return true;
+}
+
+void tasync_runtime::poll_stack_main(transfer_t t) {
+    for (;;) {
+        auto *call = static_cast<PollCall *>(t.data);
+        tasync_runtime *rt = call->rt;
+        annotate_switch_end(rt->poll_ann, nullptr);
+        rt->poll_here(call->may_block);
+        annotate_switch_begin(rt->poll_ann, call->caller->ann, false);
+        t = jump(t.fctx, nullptr);
+    }
+}
+
+void tasync_runtime::release_poll_stack() noexcept {
+    if (!poll_stack) return;
+    annotate_stack_destroyed(poll_ann);
+    stacks->release(poll_stack);
+    poll_stack = {};
+    poll_ctx = nullptr;
+}
+
+void tasync_runtime::poll_here(bool may_block) {
     // In a forked child, before the timeout and the post queue are read:
     // after_fork() may post.
     const tasync_backend_t *r = reactor();

@@ -120,6 +120,7 @@ tasync_runtime::~tasync_runtime() {
     }
     delete global_scope;
     global_scope = nullptr;
+    release_poll_stack();
     stacks.reset();
     while (co_cache != nullptr) {
         void *p = co_cache;

@@ -263,7 +263,29 @@ struct tasync_runtime {
     std::size_t jobs_in_flight = 0;
     bool has_live_work() const noexcept;
     bool reactor_busy() const noexcept;
+    // Polls the reactor and runs due timers and posted callbacks. Called
+    // from a coroutine's stack (the one whose suspension emptied the run
+    // queue), it runs on the runtime's poll stack instead (poll_on_own_stack).
     void poll(bool may_block);
+    // The reactor's stack. The frames of a poll are deep (libuv's
+    // uv__io_poll alone keeps a 12 KiB array of events), and the poll runs
+    // whenever the run queue empties, on whichever coroutine's stack that
+    // happens: over time every pooled stack had those pages touched, and a
+    // keep-alive server's RSS grew by ~12 KiB per connection round after
+    // round (docs/benchmarks.md, "RSS across rounds"). One stack from the
+    // pool takes them all; the switch there and back costs two context
+    // switches per poll. Taken on first use, returned at teardown.
+    tasync::detail::Stack poll_stack;
+    tasync::detail::fcontext_t poll_ctx = nullptr;  // where the poll stack waits
+    tasync::detail::SwitchAnnotations poll_ann;
+    bool poll_stack_failed = false;  // no stack could be had: poll in place
+    // poll(), where it is called.
+    void poll_here(bool may_block);
+    // poll() on the poll stack; false when it must run in place.
+    bool poll_on_own_stack(bool may_block);
+    static void poll_stack_main(tasync::detail::transfer_t t);
+    // Gives the poll stack back to the pool (teardown).
+    void release_poll_stack() noexcept;
 
     // --- cross-thread
     std::mutex post_mu;
