@@ -56,6 +56,7 @@ Episode::Episode(const Options &o, std::uint64_t s) : opts(o), seed(s), host(thi
 
 Episode::~Episode() {
     if (rt != nullptr && !destroyed) tasync_runtime_destroy(rt);
+    run_abandoned();
     for (PipeRec &p : pipes) {
         if (p.rfd >= 0) close(p.rfd);
         if (p.wfd >= 0) close(p.wfd);
@@ -64,15 +65,19 @@ Episode::~Episode() {
 
 std::uint64_t Episode::now() { return rt != nullptr && !destroyed ? tasync_runtime_now(rt) : 0; }
 
+// Real durations are short: what they decide is the order of timers,
+// waits and the work around them, which the runtime's clock keeps however
+// short they are; the wall clock an episode spends sleeping is what the
+// tester pays for them (a million operations in well under a minute).
 std::uint64_t Episode::duration(Rng &rng) {
     if (opts.exact) return rng.chance(50) ? 0 : 1;
     switch (rng.below(6)) {
         case 0: return 0;
         case 1: return 1;
-        case 2: return 20000;     // 20 us
-        case 3: return 200000;    // 200 us
-        case 4: return 1000000;   // 1 ms
-        default: return 3000000;  // 3 ms
+        case 2: return 10000;    // 10 us
+        case 3: return 50000;    // 50 us
+        case 4: return 200000;   // 200 us
+        default: return 800000;  // 800 us
     }
 }
 
@@ -117,9 +122,9 @@ std::string Episode::report(const std::string &what) {
     os << "\n== tasync random tester: " << what << "\n";
     os << "   backend " << opts.backend << ", episode seed " << seed << ", at operation " << op_index << " of "
        << budget << (opts.exact ? " (exact timing)" : "") << "\n";
-    os << "   replay: TASYNC_TEST_BACKEND=" << opts.backend
-       << " TASYNC_BACKEND_DIR=build/backends build/conformance/random/tasync-random --episode-seed=" << seed
-       << " --episode-ops=" << budget << (opts.exact ? " --exact" : "") << "\n";
+    os << "   replay: TASYNC_TEST_BACKEND=" << opts.backend << " TASYNC_BACKEND_DIR=" << opts.backend_dir << " "
+       << opts.program << " --episode-seed=" << seed << " --episode-ops=" << budget << (opts.exact ? " --exact" : "")
+       << "\n";
     os << "   last operations (oldest first):\n";
     {
         std::lock_guard<std::mutex> lock(trace_mu_);
@@ -186,6 +191,14 @@ void Episode::on_enter(tasync_coroutine_t *co, void *data) {
                                           << tasync_coroutine_id(co));
     if (c == nullptr || failed) return;
     RANDOM_CHECK(*this, !c->freed, name(c) << " entered after it was freed");
+    // A coroutine the core completed and parked on its own stack to hold
+    // its error (S10's Future semantics), after its entry returned or
+    // inside tasync_coroutine_route_error, with no observation since: the
+    // completion is learned first; then this is an entry to escalate, or
+    // the return to where route_error parked it.
+    if ((c->state == CoState::Ending || (c->state == CoState::Running && c->in_route)) && c->core != nullptr &&
+        (tasync_coroutine_flags(c->core) & TASYNC_CO_COMPLETED))
+        sync();
     if (c->state == CoState::Done && c->in_route) return;  // resumed where route_error parked it (S10)
     if (c->state == CoState::Done && c->outcome_failed && c->error != nullptr &&
         c->error->kind != TASYNC_ERROR_CANCELLATION && !c->routed) {
@@ -368,10 +381,19 @@ void Episode::sync() {
     {
         tasync_coroutine_t *buf[128];
         const size_t n = tasync_scope_coroutines(global->core, buf, 128);
+        bool learned = false;
         for (size_t i = 0; i < n && i < 128; ++i) {
             CoRec *c = rec_of(buf[i]);
-            if (c != nullptr && c->state == CoState::Registered) learn_finally_spawned(c);
+            if (c != nullptr && c->state == CoState::Registered) {
+                learn_finally_spawned(c);
+                learned = true;
+            }
         }
+        // The scopes whose completion spawned them completed where the
+        // model could not see in which order, relative to each other and
+        // to completions it did see: the finally callbacks that have not
+        // finished take the global scope's order (S13).
+        if (learned) align_finally_order(buf, n < 128 ? n : 128);
     }
     for (AwRec *a : futures) {
         if (a->completed || a->kind != AwRec::Kind::Timeout) continue;
@@ -412,6 +434,26 @@ void Episode::sync() {
             }
         }
     }
+    handled_unsynced = 0;
+}
+
+void Episode::align_finally_order(tasync_coroutine_t *const *listed, std::size_t n) {
+    std::vector<std::size_t> slots;  // positions of the callbacks in the model's list
+    std::vector<CoRec *> recs;
+    for (std::size_t i = 0; i < global->coroutines.size(); ++i) {
+        CoRec *c = global->coroutines[i];
+        if (c->kind != CoKind::Finally) continue;
+        slots.push_back(i);
+        recs.push_back(c);
+    }
+    auto rank = [&](const CoRec *c) {
+        for (std::size_t i = 0; i < n; ++i) {
+            if (rec_of(listed[i]) == c) return i;
+        }
+        return n;  // not listed: keeps its place after the listed ones
+    };
+    std::stable_sort(recs.begin(), recs.end(), [&](const CoRec *a, const CoRec *b) { return rank(a) < rank(b); });
+    for (std::size_t k = 0; k < slots.size(); ++k) global->coroutines[slots[k]] = recs[k];
 }
 
 std::string Episode::describe(const void *e) const {
@@ -434,12 +476,15 @@ void Episode::learn_escalations(bool failures_only) {
     // reaches the global scope); parents before children, whose walk then
     // completes the subtree in the runtime's order (S6). Each scope gets a
     // cancellation error of its own: a child's dispose timer may have fired
-    // before its parent's.
+    // before its parent's. The core may have entered a shutdown phase
+    // before or after those cancellations spawned finally callbacks (C11):
+    // the sweep cancels only the coroutines known before this step surely.
+    const std::vector<CoRec *> known = unfinished;
     for (ScopeRec &s : scopes) {
         if (!s.queryable() || s.is_global) continue;
         const uint32_t f = tasync_scope_flags(s.core);
         if ((f & TASYNC_SCOPE_FAILED) && !s.failed) {
-            RANDOM_CHECK(*this, error_candidates > 0, "S10: " << name(&s) << " failed without an unhandled error");
+            RANDOM_CHECK(*this, error_may_flow(), "S10: " << name(&s) << " failed without an unhandled error");
             s.failed = true;
             if (failures_only && !s.cancelled) cancel_scope(&s, learned_slot(), false, true);
         }
@@ -448,7 +493,7 @@ void Episode::learn_escalations(bool failures_only) {
             for (ScopeRec *p = &s; p != nullptr; p = p->parent) {
                 timer = timer || (p->dispose_timer && now() >= p->dispose_deadline);
             }
-            RANDOM_CHECK(*this, timer || error_candidates > 0 || s.maybe_cancelled,
+            RANDOM_CHECK(*this, timer || error_may_flow() || s.maybe_cancelled,
                          "S6: " << name(&s) << " was cancelled, by nobody the tester knows of");
             cancel_scope(&s, learned_slot(), false, true);
         }
@@ -457,11 +502,11 @@ void Episode::learn_escalations(bool failures_only) {
     if (phase != shutdown_phase) {
         RANDOM_CHECK(*this, phase > shutdown_phase,
                      "C15: the shutdown phase went back from " << shutdown_phase << " to " << phase);
-        RANDOM_CHECK(*this, error_candidates > 0 || deadlock_seen,
+        RANDOM_CHECK(*this, error_may_flow() || deadlock_seen,
                      "C15: shutdown phase " << phase << " without a shutdown request or an unhandled error");
         if (opts.verbose) trace("   model: learned shutdown phase " + std::to_string(phase));
-        if (shutdown_phase == TASYNC_SHUTDOWN_NONE) start_shutdown(slot(nullptr, true));
-        if (phase == TASYNC_SHUTDOWN_FORCED) forced_shutdown();
+        if (shutdown_phase == TASYNC_SHUTDOWN_NONE) start_shutdown(slot(nullptr, true), &known);
+        if (phase == TASYNC_SHUTDOWN_FORCED) forced_shutdown(&known);
         shutdown_phase = phase;
     }
 }
@@ -682,14 +727,17 @@ void Episode::check_world() {
             tasync_group_entry(g->g, i, 0, &e);
             CoRec *t = g->tasks[i];
             RANDOM_CHECK(*this, e.coroutine == t->core, "G1: group g" << g->gid << " task " << i << " is another coroutine");
-            // Done once it settled: after its finally callbacks (C11).
-            const uint32_t want = t->settled                ? TASYNC_GROUP_TASK_DONE
-                                  : t->held                 ? TASYNC_GROUP_TASK_HELD
-                                                            : TASYNC_GROUP_TASK_RUNNING;
+            // Done once it settled: after its finally callbacks (C11). A
+            // held task cancelled before it started waits for no slot any
+            // more (nor takes one) while its finally callbacks run: the
+            // group shows it running until it settles.
+            const uint32_t want = t->settled                                   ? TASYNC_GROUP_TASK_DONE
+                                  : t->held && !t->cancelled_before_start      ? TASYNC_GROUP_TASK_HELD
+                                                                               : TASYNC_GROUP_TASK_RUNNING;
             RANDOM_CHECK(*this, e.state == want,
                          "G1: group g" << g->gid << " task " << name(t) << " is in state " << e.state << ", the model "
                                        << want);
-            running += want == TASYNC_GROUP_TASK_RUNNING;
+            running += want == TASYNC_GROUP_TASK_RUNNING && !(t->held && t->cancelled_before_start);
         }
         if (g->concurrency != 0)
             RANDOM_CHECK(*this, running <= g->concurrency,

@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <list>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -30,6 +32,8 @@ struct Options {
     bool verbose = false;
     unsigned wall_cap_s = 60;       // an episode running longer is a hang
     std::string backend;
+    std::string program = "build/conformance/random/tasync-random";  // for the replay command
+    std::string backend_dir = "build/backends";                       // $TASYNC_BACKEND_DIR
 };
 
 // Returned by Episode::run.
@@ -69,6 +73,11 @@ public:
     std::deque<ErrSlot> slots;
     std::vector<std::unique_ptr<OffloadRec>> offloads;
     std::vector<CtxEntry> ctx_entries;
+    // The releases of operations still running (OnUnwind, ops.hpp).
+    std::list<std::function<void()>> unwinds;
+    // After tasync_runtime_destroy: the releases of operations whose
+    // coroutine the destroy freed suspended, never unwinding its stack.
+    void run_abandoned();
     CoRec *main = nullptr;
     ScopeRec *global = nullptr;
 
@@ -91,6 +100,15 @@ public:
     bool in_final_run = false;
     bool destroyed = false;
     long error_candidates = 0;   // unhandled errors that may still escalate (S10)
+    // Errors a handler handled since the last sync(): on its way up to that
+    // handler an error fails the scopes below it that handle nothing (S10),
+    // and the model learns those failures only at the next sync().
+    long handled_unsynced = 0;
+    bool error_may_flow() const { return error_candidates > 0 || handled_unsynced > 0; }
+    void error_handled() {
+        if (error_candidates > 0) --error_candidates;
+        ++handled_unsynced;
+    }
     std::uint64_t done_counter = 0;
     std::uint64_t next_id = 1;
 
@@ -142,9 +160,15 @@ public:
     // started_ns: the runtime's clock read just before the dispose call
     // (the core arms its timer from a time no earlier than that).
     void dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns, std::uint64_t started_ns = 0);
-    void start_shutdown(ErrSlot *err);
+    // known: when the phase was learned, not requested, the coroutines the
+    // model had before it learned this step's scope cancellations. The
+    // others (finally callbacks those cancellations spawned) may have been
+    // spawned before or after the core's sweep: their cancellation is
+    // possible, not certain.
+    void start_shutdown(ErrSlot *err, const std::vector<CoRec *> *known = nullptr);
     void forced_wakeups();
-    void forced_shutdown();
+    void forced_shutdown(const std::vector<CoRec *> *known = nullptr);
+    void sweep_cancel(CoRec *c, ErrSlot *err, const std::vector<CoRec *> *known);
     void drop_handle(CoRec *c);
     void remove_live_scope(ScopeRec *s);
     void learn_liveness(ScopeRec *root);
@@ -159,6 +183,9 @@ public:
     // the model applies a dispose that moved it).
     void learn_escalations(bool failures_only = false);
     void learn_finally_spawned(CoRec *c);
+    // Orders the model's finally callbacks in the global scope as the
+    // runtime lists them (listed: the global scope's coroutines, n of them).
+    void align_finally_order(tasync_coroutine_t *const *listed, std::size_t n);
     // A released group that let go (G1), learned from its scope's flags.
     void learn_let_go(GroupRec *g);
     std::vector<CoRec *> ending_;  // entries that returned, in order, not yet completed

@@ -106,6 +106,7 @@ void Episode::final_phase() {
     trace(abrupt ? "-- tasync_runtime_destroy with work left" : "-- tasync_runtime_destroy");
     destroyed = true;  // from here on, host hooks come from the teardown
     tasync_runtime_destroy(rt);
+    run_abandoned();
     if (leave_timers) {
         // The runtime closed them (runtime.h); the tester no longer may.
         for (TimerRec *t : live_timers) t->destroyed = true;
@@ -113,6 +114,17 @@ void Episode::final_phase() {
     }
     for (PipeRec &p : pipes) {
         if (!p.closed) close_pipe(*this, &p, false);
+    }
+}
+
+// The operations of coroutines the destroy freed suspended never returned:
+// what they hold (awaitables survive detached until released, runtime.h)
+// is released here.
+void Episode::run_abandoned() {
+    while (!unwinds.empty()) {
+        std::function<void()> action = std::move(unwinds.front());
+        unwinds.pop_front();
+        action();
     }
 }
 

@@ -308,6 +308,15 @@ void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns,
     // the dispose marked it (S10 inside S7) is disposed all the same: the
     // runtime's flags say which.
     if (s->cancelled && !(s->queryable() && (tasync_scope_flags(s->core) & TASYNC_SCOPE_DISPOSED))) return;
+    // The core first lets the errors nobody received in s move up (S10):
+    // one that cancels s ends the dispose there, before s is marked and
+    // before its children are disposed. The call has returned when the
+    // model applies it, so the flags say whether that happened; the
+    // cancellation itself is learned by learn_escalations.
+    if (!s->cancelled && error_may_flow() && s->queryable()) {
+        const uint32_t f = tasync_scope_flags(s->core);
+        if ((f & TASYNC_SCOPE_CANCELLED) && !(f & TASYNC_SCOPE_DISPOSED)) return;
+    }
     if (strategy == TASYNC_DISPOSE_ON_RELEASE) strategy = s->not_safely ? TASYNC_DISPOSE_CANCEL : TASYNC_DISPOSE_SAFELY;
     s->disposed = true;
     s->closed = true;
@@ -350,26 +359,36 @@ void Episode::learn_let_go(GroupRec *g) {
     dispose_scope(g->scope, TASYNC_DISPOSE_SAFELY, 0);
 }
 
+// Cancels c in a shutdown sweep, or only allows it when c is not among
+// the known coroutines (see start_shutdown in episode.hpp).
+void Episode::sweep_cancel(CoRec *c, ErrSlot *err, const std::vector<CoRec *> *known) {
+    if (known != nullptr && std::find(known->begin(), known->end(), c) == known->end()) {
+        c->cancel_maybe = true;
+        return;
+    }
+    cancel_co(c, err);
+}
+
 // C15: every unfinished coroutine, zombies and the main one included.
-void Episode::start_shutdown(ErrSlot *err) {
+void Episode::start_shutdown(ErrSlot *err, const std::vector<CoRec *> *known) {
     if (shutdown_phase != TASYNC_SHUTDOWN_NONE) return;
     shutdown_phase = TASYNC_SHUTDOWN_GRACEFUL;
     shutdown_slot = err;
     std::vector<CoRec *> all = unfinished;
     std::sort(all.begin(), all.end(), [](const CoRec *a, const CoRec *b) { return a->tid < b->tid; });
     cancel_co(main, err);
-    for (CoRec *c : all) cancel_co(c, err);
+    for (CoRec *c : all) sweep_cancel(c, err, known);
 }
 
 // C15 phase two: every unfinished coroutine is cancelled with the
 // shutdown's error (those spawned since the graceful phase too), and waits
 // end by force.
-void Episode::forced_shutdown() {
+void Episode::forced_shutdown(const std::vector<CoRec *> *known) {
     if (shutdown_slot == nullptr) shutdown_slot = slot(nullptr, true);
     std::vector<CoRec *> all = unfinished;
     std::sort(all.begin(), all.end(), [](const CoRec *a, const CoRec *b) { return a->tid < b->tid; });
     if (!in_final_run) cancel_co(main, shutdown_slot);
-    for (CoRec *c : all) cancel_co(c, shutdown_slot);
+    for (CoRec *c : all) sweep_cancel(c, shutdown_slot, known);
     forced_wakeups();
     // Callback timers stop keeping the program alive.
     for (TimerRec *t : live_timers) t->ref = false;

@@ -4,6 +4,8 @@
 // a short text for the trace.
 #pragma once
 
+#include <functional>
+#include <list>
 #include <string>
 
 #include "episode.hpp"
@@ -14,15 +16,36 @@ namespace tasync_random {
 std::string rc_text(int rc);
 // Releases the value and error a call handed out (either may be NULL).
 void release_outs(Episode &ep, void *v, void *e);
+// A release an operation owes whatever happens to the coroutine running
+// it: the action runs when the OnUnwind goes out of scope, or, when the
+// runtime is destroyed while the coroutine is suspended (its stack is freed
+// without being unwound, so no destructor on it runs), from
+// Episode::run_abandoned after the destroy. State the action needs must
+// not live on the coroutine's stack: capture it by value (a shared_ptr
+// for containers).
+class OnUnwind {
+public:
+    explicit OnUnwind(std::function<void()> action);
+    ~OnUnwind();
+    OnUnwind(const OnUnwind &) = delete;
+    OnUnwind &operator=(const OnUnwind &) = delete;
+
+private:
+    Episode &ep_;
+    std::list<std::function<void()>>::iterator it_;
+};
 // Holds an awaitable for the duration of one operation: a listed one (which
 // another coroutine may release meanwhile) is retained, a temporary one
 // (made for this operation) is adopted.
 struct Pin {
     tasync_awaitable_t *aw = nullptr;
     explicit Pin(AwRec *a);
-    ~Pin();
     Pin(const Pin &) = delete;
     Pin &operator=(const Pin &) = delete;
+
+private:
+    static tasync_awaitable_t *take(AwRec *a);
+    OnUnwind release_;
 };
 // A new timeout awaitable; listed: the tester keeps it among its futures.
 AwRec *new_timeout(Episode &ep, Rng &rng, bool listed);

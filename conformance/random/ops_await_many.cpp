@@ -7,6 +7,9 @@
 // wait returned.
 #include <tasync/await_many.h>
 
+#include <memory>
+#include <vector>
+
 #include "ops.hpp"
 
 namespace tasync_random {
@@ -124,7 +127,15 @@ std::string op_await_many(Episode &ep, CoRec *self) {
     int rc = tasync_await_many_create(ep.rt, &o, &set);
     RANDOM_CHECK(ep, rc == 0 && set != nullptr, "G2: tasync_await_many_create returned " << rc);
     if (rc != 0) return rc_text(rc);
-    std::vector<Item> items;
+    // Every item is referenced for the duration of the call (the set keeps
+    // its own references as well); released with the set, also when the
+    // runtime is destroyed while this coroutine waits (OnUnwind).
+    auto owned = std::make_shared<std::vector<Item>>();
+    std::vector<Item> &items = *owned;
+    OnUnwind release_all([owned, set] {
+        tasync_await_many_destroy(set);
+        for (const Item &it : *owned) tasync_awaitable_release(it.aw);
+    });
     bool has_self = false;
     const unsigned n = rng.below(5);
     for (unsigned i = 0; i < n; ++i) {
@@ -150,16 +161,6 @@ std::string op_await_many(Episode &ep, CoRec *self) {
         }
         items.push_back(it);
     }
-    // Every item is referenced for the duration of the call (the set keeps
-    // its own references as well).
-    struct Release {
-        std::vector<Item> &v;
-        tasync_await_many_t *set;
-        ~Release() {
-            tasync_await_many_destroy(set);
-            for (const Item &it : v) tasync_awaitable_release(it.aw);
-        }
-    } release_all{items, set};
     bool any_done = false;
     for (const Item &it : items) {
         rc = tasync_await_many_add(set, it.aw);

@@ -20,13 +20,24 @@ void release_outs(Episode &ep, void *v, void *e) {
     if (e != nullptr && ep.host.is_error(e)) ep.host.release(static_cast<Error *>(e));
 }
 
-Pin::Pin(AwRec *a) {
-    if (a == nullptr) return;
-    aw = a->aw;
-    if (a->held) tasync_awaitable_retain(aw);
+OnUnwind::OnUnwind(std::function<void()> action) : ep_(this_episode()) {
+    ep_.unwinds.push_front(std::move(action));
+    it_ = ep_.unwinds.begin();
 }
 
-Pin::~Pin() { tasync_awaitable_release(aw); }
+OnUnwind::~OnUnwind() {
+    std::function<void()> action = std::move(*it_);
+    ep_.unwinds.erase(it_);
+    action();
+}
+
+tasync_awaitable_t *Pin::take(AwRec *a) {
+    if (a == nullptr) return nullptr;
+    if (a->held) tasync_awaitable_retain(a->aw);
+    return a->aw;
+}
+
+Pin::Pin(AwRec *a) : aw(take(a)), release_([held = aw] { tasync_awaitable_release(held); }) {}
 
 AwRec *new_timeout(Episode &ep, Rng &rng, bool listed) {
     ep.aws.emplace_back();

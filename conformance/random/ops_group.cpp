@@ -176,8 +176,8 @@ std::string op_group_wait_next(Episode &ep, CoRec *self) {
     if (g == nullptr) return "skip";
     const std::size_t index = g->cursor;
     AwRec *canc = pick_cancellation(ep, self);
-    tasync_awaitable_t *canc_aw = canc != nullptr ? canc->aw : nullptr;
-    if (canc != nullptr && canc->held) tasync_awaitable_retain(canc_aw);
+    Pin canc_pin(canc);
+    tasync_awaitable_t *canc_aw = canc_pin.aw;
     const bool canc_done = canc != nullptr && (canc->completed || tasync_awaitable_is_completed(canc_aw));
     const bool fast = g->completed.size() > index || g->completed.size() == g->tasks.size() || canc_done;
     tasync_group_t *gh = g->g;
@@ -222,7 +222,6 @@ std::string op_group_wait_next(Episode &ep, CoRec *self) {
     }
     release_error(ep, err);
     tasync_group_release(gh);
-    tasync_awaitable_release(canc_aw);
     return "g" + std::to_string(g->gid) + " #" + std::to_string(index) + " rc=" + std::to_string(rc);
 }
 

@@ -296,8 +296,8 @@ std::string op_await_fd(Episode &ep, CoRec *self) {
         if (!writable_now(fd)) return "p" + std::to_string(p->pid) + " skip (full)";
     }
     AwRec *canc = pick_cancellation(ep, self);
-    tasync_awaitable_t *canc_aw = canc != nullptr ? canc->aw : nullptr;
-    if (canc != nullptr && canc->held) tasync_awaitable_retain(canc_aw);
+    Pin canc_pin(canc);
+    tasync_awaitable_t *canc_aw = canc_pin.aw;
     // A reader blocked on an idle pipe must get data eventually.
     if (readable && (canc == nullptr || canc->kind != AwRec::Kind::Timeout) && !p->write_closed) feed_later(ep, p, rng);
     const bool canc_done = canc != nullptr && (canc->completed || tasync_awaitable_is_completed(canc_aw));
@@ -333,7 +333,6 @@ std::string op_await_fd(Episode &ep, CoRec *self) {
         // on EAGAIN (op_pipe_read).
     }
     release_error(ep, err);
-    tasync_awaitable_release(canc_aw);
     return "p" + std::to_string(p->pid) + (readable ? " readable" : " writable") + " rc=" + std::to_string(rc);
 }
 
@@ -358,8 +357,8 @@ static std::string run_op(Episode &ep, CoRec *self, bool read_op) {
     op.len = buf.size();
     op.offset = sock_call ? 0 : TASYNC_OFFSET_CURRENT;
     AwRec *canc = pick_cancellation(ep, self);
-    tasync_awaitable_t *canc_aw = canc != nullptr ? canc->aw : nullptr;
-    if (canc != nullptr && canc->held) tasync_awaitable_retain(canc_aw);
+    Pin canc_pin(canc);
+    tasync_awaitable_t *canc_aw = canc_pin.aw;
     if (read_op && (canc == nullptr || canc->kind != AwRec::Kind::Timeout) && !p->write_closed) feed_later(ep, p, rng);
     self->wait = WaitRec{};
     self->wait.pipe = p;
@@ -407,7 +406,6 @@ static std::string run_op(Episode &ep, CoRec *self, bool read_op) {
                           << (p->read - p->written) << " more bytes of it");
     }
     release_error(ep, err);
-    tasync_awaitable_release(canc_aw);
     return "p" + std::to_string(p->pid) + " " + std::to_string(buf.size()) + " bytes rc=" + std::to_string(rc);
 }
 
@@ -439,10 +437,10 @@ std::string op_offload(Episode &ep, CoRec *self) {
     Rng &rng = self->rng;
     ep.offloads.push_back(std::make_unique<OffloadRec>());
     OffloadRec *r = ep.offloads.back().get();
-    r->spin = rng.chance(50) ? 0 : rng.below(300);
+    r->spin = rng.chance(50) ? 0 : rng.below(100);
     AwRec *canc = pick_cancellation(ep, self);
-    tasync_awaitable_t *canc_aw = canc != nullptr ? canc->aw : nullptr;
-    if (canc != nullptr && canc->held) tasync_awaitable_retain(canc_aw);
+    Pin canc_pin(canc);
+    tasync_awaitable_t *canc_aw = canc_pin.aw;
     self->wait = WaitRec{};
     self->wait.cancellation = canc;
     self->wait.keeps_result = true;
@@ -463,7 +461,6 @@ std::string op_offload(Episode &ep, CoRec *self) {
                      "tasync_offload returned " << rc << " after the work ran " << r->runs_at_return << " times");
     }
     release_error(ep, err);
-    tasync_awaitable_release(canc_aw);
     return "rc=" + std::to_string(rc) + " runs " + std::to_string(r->runs_at_return);
 }
 

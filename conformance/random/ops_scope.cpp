@@ -74,7 +74,7 @@ int handler_cb(void *data, tasync_scope_t *scope, tasync_coroutine_t *co, void *
     const int behaviour = h->behaviour == 3 && runner != origin ? 0 : h->behaviour;
     switch (behaviour) {
         case 0:
-            if (ep.error_candidates > 0) --ep.error_candidates;
+            ep.error_handled();
             break;
         case 1: rc = 1; break;
         case 2: {
@@ -99,7 +99,7 @@ int handler_cb(void *data, tasync_scope_t *scope, tasync_coroutine_t *co, void *
                 if (yrc == -ECANCELED) runner->cancel_pending = false;
                 release_error(ep, ye);
             }
-            if (ep.error_candidates > 0) --ep.error_candidates;
+            ep.error_handled();
             break;
         }
     }
@@ -151,7 +151,7 @@ int scope_error_cb(void *data, tasync_scope_t *scope, void *error) {
     ScopeRec *s = ep.scope_rec(scope);
     RANDOM_CHECK(ep, ep.host.is_error(error) && flowing_error(ep, static_cast<Error *>(error)),
                  "S5: await_after_cancellation of " << ep.name(s) << " handed over an error nobody raised");
-    if (ep.error_candidates > 0) --ep.error_candidates;
+    ep.error_handled();
     return self->rng.chance(15) ? 7 : 0;
 }
 
@@ -278,8 +278,8 @@ std::string op_scope_await(Episode &ep, CoRec *self, bool after_cancel) {
     if (s == nullptr || s->is_global) return "skip";
     const bool deadlock = ep.in_subtree(ep.scope_of_current(), s);
     AwRec *canc = pick_cancellation(ep, self);
-    tasync_awaitable_t *canc_aw = canc != nullptr ? canc->aw : nullptr;
-    if (canc != nullptr && canc->held) tasync_awaitable_retain(canc_aw);
+    Pin canc_pin(canc);
+    tasync_awaitable_t *canc_aw = canc_pin.aw;
     const bool canc_done = canc != nullptr && (canc->completed || tasync_awaitable_is_completed(canc_aw));
     bool fast;
     if (after_cancel) fast = !s->cancelled || deadlock || s->all == 0 || canc_done;
@@ -334,7 +334,6 @@ std::string op_scope_await(Episode &ep, CoRec *self, bool after_cancel) {
     }
     s->awaited = true;
     release_error(ep, err);
-    tasync_awaitable_release(canc_aw);
     return n + " rc=" + std::to_string(rc);
 }
 

@@ -39,6 +39,7 @@
 #include <gtest/gtest.h>
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -62,6 +63,11 @@ void parse(int argc, char **argv) {
     if (const char *e = std::getenv("TASYNC_RANDOM_EXACT")) g_opts.exact = std::strcmp(e, "0") != 0;
     const char *b = std::getenv("TASYNC_TEST_BACKEND");
     g_opts.backend = b != nullptr && *b != '\0' ? b : "uv";
+    // The replay command names this very program and backend directory.
+    char self[4096];
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n > 0) g_opts.program.assign(self, static_cast<std::size_t>(n));
+    if (const char *d = std::getenv("TASYNC_BACKEND_DIR"); d != nullptr && *d != '\0') g_opts.backend_dir = d;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&](const char *name) -> const char * {
@@ -127,6 +133,15 @@ TEST(Random, OperationsKeepTheModelsInvariants) {
                 g_opts.backend.c_str(), static_cast<unsigned long long>(g_opts.seed), g_opts.exact ? " (exact)" : "",
                 static_cast<unsigned long long>(total), static_cast<unsigned long long>(episodes), secs,
                 secs > 0 ? static_cast<double>(total) / secs : 0.0, static_cast<unsigned long long>(failures));
+    if (failures != 0 && !g_one_episode) {
+        // Each failing episode printed its own replay command; this one
+        // runs the whole sequence again.
+        std::printf("tasync-random: the whole run again: TASYNC_TEST_BACKEND=%s TASYNC_BACKEND_DIR=%s %s --ops=%llu "
+                    "--seed=%llu%s --keep-going\n",
+                    g_opts.backend.c_str(), g_opts.backend_dir.c_str(), g_opts.program.c_str(),
+                    static_cast<unsigned long long>(g_opts.ops), static_cast<unsigned long long>(g_opts.seed),
+                    g_opts.exact ? " --exact" : "");
+    }
 }
 
 namespace {

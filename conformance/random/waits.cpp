@@ -63,7 +63,7 @@ bool Episode::unseen_cancel_possible(CoRec *c) {
 bool Episode::scope_unseen_cancel_possible(ScopeRec *from) {
     for (ScopeRec *s = from; s != nullptr; s = s->parent) {
         if (s->maybe_cancelled || (s->dispose_timer && now() >= s->dispose_deadline)) return true;
-        if (!s->queryable() && !s->is_global && error_candidates > 0) return true;
+        if (!s->queryable() && !s->is_global && error_may_flow()) return true;
     }
     return false;
 }

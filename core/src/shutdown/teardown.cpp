@@ -89,6 +89,14 @@ tasync_runtime::~tasync_runtime() {
     release_error(shutdown_error);
     release_error(fatal_error);
     shutdown_error = fatal_error = nullptr;
+    // Callback timers the host never destroyed are closed with the runtime
+    // (runtime.h): the host may not touch them any more, so they are freed
+    // here, their callbacks never called again.
+    while (tasync_timer *t = callback_timers.front()) {
+        timers.disarm(&t->entry);
+        callback_timers.remove(t);
+        delete t;
+    }
 
     // 3. Reactor watches, then the loop (in a forked child, the child's
     // own: see after_fork).
