@@ -442,30 +442,6 @@ static ssize_t io_read_now(const php_stream_ops *orig, php_netstream_data_t *soc
 #define IO_DRAINED_FDS 65536
 ZEND_TLS uint64_t io_drained[IO_DRAINED_FDS / 64];
 
-static inline void io_drained_set(int fd, bool on)
-{
-	if (fd >= 0 && fd < IO_DRAINED_FDS) {
-		uint64_t bit = UINT64_C(1) << (fd % 64);
-		io_drained[fd / 64] = on ? io_drained[fd / 64] | bit : io_drained[fd / 64] & ~bit;
-	}
-}
-
-static inline bool io_drained_peek(int fd)
-{
-	return fd >= 0 && fd < IO_DRAINED_FDS && (io_drained[fd / 64] & (UINT64_C(1) << (fd % 64))) != 0;
-}
-
-static inline bool io_drained_take(int fd)
-{
-	if (fd < 0 || fd >= IO_DRAINED_FDS) {
-		return false;
-	}
-	uint64_t bit = UINT64_C(1) << (fd % 64);
-	bool was = (io_drained[fd / 64] & bit) != 0;
-	io_drained[fd / 64] &= ~bit;
-	return was;
-}
-
 /*
  * Accepted stream sockets not read from yet (io_accepted): a client's first
  * request rarely arrives with its connection, and the first fread() of one
@@ -473,24 +449,33 @@ static inline bool io_drained_take(int fd)
  */
 ZEND_TLS uint64_t io_fresh[IO_DRAINED_FDS / 64];
 
-static inline void io_fresh_set(int fd, bool on)
+/* One bit per fd in either map. */
+static inline void io_fdbit_set(uint64_t *map, int fd, bool on)
 {
 	if (fd >= 0 && fd < IO_DRAINED_FDS) {
 		uint64_t bit = UINT64_C(1) << (fd % 64);
-		io_fresh[fd / 64] = on ? io_fresh[fd / 64] | bit : io_fresh[fd / 64] & ~bit;
+		map[fd / 64] = on ? map[fd / 64] | bit : map[fd / 64] & ~bit;
 	}
 }
 
-static inline bool io_fresh_take(int fd)
+static inline bool io_fdbit_peek(const uint64_t *map, int fd)
 {
-	if (fd < 0 || fd >= IO_DRAINED_FDS) {
-		return false;
-	}
-	uint64_t bit = UINT64_C(1) << (fd % 64);
-	bool was = (io_fresh[fd / 64] & bit) != 0;
-	io_fresh[fd / 64] &= ~bit;
+	return fd >= 0 && fd < IO_DRAINED_FDS && (map[fd / 64] & (UINT64_C(1) << (fd % 64))) != 0;
+}
+
+/* Clears fd's bit; returns whether it was set. */
+static inline bool io_fdbit_take(uint64_t *map, int fd)
+{
+	bool was = io_fdbit_peek(map, fd);
+	io_fdbit_set(map, fd, false);
 	return was;
 }
+
+#define io_drained_set(fd, on) io_fdbit_set(io_drained, (fd), (on))
+#define io_drained_peek(fd) io_fdbit_peek(io_drained, (fd))
+#define io_drained_take(fd) io_fdbit_take(io_drained, (fd))
+#define io_fresh_set(fd, on) io_fdbit_set(io_fresh, (fd), (on))
+#define io_fresh_take(fd) io_fdbit_take(io_fresh, (fd))
 
 /*
  * Whether fd's receive queue is empty, as far as is known without a system
