@@ -311,3 +311,24 @@ TEST_F(Regression, TheRuntimesDestructionFreesTheCallbackTimersTheHostLeftAlive)
     rt = nullptr;
     EXPECT_EQ(calls, 1);
 }
+
+// runtime.h: tasync_runtime_destroy releases every wait still pending. A
+// coroutine suspended in tasync_await_any keeps one slot per awaitable in a
+// vector on its (never resumed) stack: teardown unregistered the slots but
+// left the vector's storage allocated. LeakSanitizer (./dev asan) reports
+// it without the fix (the randomized tester found it).
+TEST_F(Regression, TheRuntimesDestructionFreesTheSlotsOfAnAwaitAnyInProgress) {
+    tasync_awaitable_t *futures[3] = {};
+    for (auto &f : futures) ASSERT_EQ(tasync_future_create(rt, &f), 0);
+    bool suspended = false;
+    go([&](tasync_coroutine_t *) {
+        suspended = true;
+        tasync_await_any(rt, futures, 3, nullptr, nullptr);
+        ADD_FAILURE() << "the coroutine was resumed after the runtime was destroyed";
+    });
+    tasync_yield(rt, nullptr);  // the coroutine waits in tasync_await_any
+    ASSERT_TRUE(suspended);
+    tasync_runtime_destroy(rt);
+    rt = nullptr;
+    for (auto *f : futures) tasync_awaitable_release(f);
+}

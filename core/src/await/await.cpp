@@ -96,6 +96,9 @@ void any_cleanup(Wait *w) {
         slot.what = nullptr;
         if (--p->refs == 0) p->destroy();
     }
+    // The vector lives on the waiting coroutine's stack, which teardown
+    // drops without unwinding it: give its storage back here.
+    std::vector<AnyWait::Slot>().swap(aw->slots);
     aw->cancel.detach();
 }
 
