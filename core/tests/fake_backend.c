@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define FAKE_NO_ENTRY 1      /* exports no entry symbol */
 #define FAKE_NULL_TABLE 2    /* entry returns NULL */
@@ -28,6 +29,7 @@
 #define FAKE_OLDER_MINOR 7   /* table ends at child_open: optional entries absent */
 #define FAKE_NEWER_MINOR 8   /* a newer minor with extra members at the end */
 #define FAKE_ABI_1_1 9       /* an ABI 1.1 backend, every slot of that table filled */
+#define FAKE_SLOW_CLOCK 10   /* uv whose clock takes 100 us: widens the windows around it */
 
 #ifndef FAKE_KIND
 #error FAKE_KIND must be defined
@@ -172,6 +174,14 @@ struct bigger {
 
 static struct bigger g_table;
 
+static uint64_t (*g_real_now)(tasync_loop_t *loop);
+
+static uint64_t slow_now(tasync_loop_t *loop) {
+    struct timespec ts = {0, 100 * 1000};
+    nanosleep(&ts, NULL);
+    return g_real_now(loop);
+}
+
 static int failing_create(const tasync_loop_options_t *opts, tasync_loop_t **out) {
     (void)out;
     if (opts != NULL && opts->errbuf != NULL)
@@ -192,6 +202,10 @@ TASYNC_BACKEND_ENTRY_DEFINE {
         case FAKE_TOO_SMALL: g_table.base.size = (uint32_t)offsetof(tasync_backend_t, io_open); break;
         case FAKE_MISSING_OP: g_table.base.io_start = NULL; break;
         case FAKE_INIT_FAILS: g_table.base.loop_create = failing_create; break;
+        case FAKE_SLOW_CLOCK:
+            g_real_now = uv->loop_now;
+            g_table.base.loop_now = slow_now;
+            break;
         case FAKE_OLDER_MINOR:
             /* As if ABI 1.0 had ended at child_open: the capability bits
              * still claim offload, but the members are not in the table. */

@@ -7,10 +7,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include "test_host.hpp"
 
@@ -165,6 +169,49 @@ TEST_F(NewerMinor, LoadsAndIgnoresTheTailItDoesNotKnow) {
     EXPECT_EQ(TASYNC_ABI_MINOR_OF(info.abi_version), TASYNC_ABI_VERSION_MINOR + 5u);
     EXPECT_EQ(tasync_delay(rt, 1 * kMs, nullptr, nullptr), 0);
     EXPECT_EQ(run(), 0);
+}
+
+// The last external reference dropped by another thread just as the
+// runtime decides to block: the run still ends. It used to sleep forever
+// when the unref landed between the liveness check and the store of
+// `polling` (CI hung once in Io.ManyPostsUnderLoadAllArrive under ASan).
+// This backend's clock, read inside that window, takes 100 us, so that the
+// unrefs spread below land in it often.
+class SlowClock : public RuntimeTest {
+protected:
+    void SetUp() override { create(fake_path("slow-clock").c_str()); }
+};
+
+TEST_F(SlowClock, UnrefFromAnotherThreadAsTheRuntimeGoesToSleepEndsTheRun) {
+    std::mutex mu;
+    std::condition_variable cv;
+    int rescued = 0;
+    for (int i = 0; i < 300; ++i) {
+        bool returned = false;
+        tasync_runtime_ref(rt);
+        std::thread th([&, i] {
+            const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(i % 150);
+            while (std::chrono::steady_clock::now() < until) {
+            }
+            tasync_runtime_unref(rt);
+            // A run that sleeps through the unref is woken by a post after
+            // two seconds, so that the bug fails the test instead of hanging it.
+            std::unique_lock<std::mutex> lock(mu);
+            if (!cv.wait_for(lock, std::chrono::seconds(2), [&] { return returned; })) {
+                ++rescued;
+                tasync_runtime_post(rt, [](void *) {}, nullptr);
+            }
+        });
+        EXPECT_EQ(run(), 0);
+        {
+            std::lock_guard<std::mutex> lock(mu);
+            returned = true;
+        }
+        cv.notify_all();
+        th.join();
+        if (rescued > 0) break;
+    }
+    EXPECT_EQ(rescued, 0) << "run() slept through the last unref";
 }
 
 // Issue 4: when the kernel refuses io_uring, loading the uring backend fails

@@ -124,7 +124,7 @@ TASYNC_API void tasync_runtime_ref(tasync_runtime_t *rt) {
 
 TASYNC_API void tasync_runtime_unref(tasync_runtime_t *rt) {
     if (rt == nullptr) return;
-    if (rt->external_refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    if (rt->external_refs.fetch_sub(1, std::memory_order_seq_cst) == 1) {
         // The runtime may be blocked with nothing else to wake it.
         if (rt->polling.load(std::memory_order_seq_cst)) rt->ops->loop_wakeup(rt->loop);
     }

@@ -260,7 +260,14 @@ void tasync_runtime::poll_here(bool may_block) {
             if (timeout < 0 || until < timeout) timeout = until;
         }
         polling.store(true, std::memory_order_seq_cst);
-        if (has_posts.load(std::memory_order_seq_cst)) timeout = 0;
+        // Another thread that posts or drops the last external reference
+        // wakes the reactor only if it sees `polling`; one that acted before
+        // the store is seen here instead (both sides are seq_cst). Without
+        // the second check, an unref landing between the liveness check
+        // and the store left the runtime asleep with nothing to wake it.
+        if (has_posts.load(std::memory_order_seq_cst) ||
+            (external_refs.load(std::memory_order_seq_cst) == 0 && !has_live_work()))
+            timeout = 0;
     }
     if (timeout == 0 && !timers.empty() && !destroying) {
         // Timers already due fire before the reactor's callbacks: the
