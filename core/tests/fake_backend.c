@@ -30,6 +30,7 @@
 #define FAKE_NEWER_MINOR 8   /* a newer minor with extra members at the end */
 #define FAKE_ABI_1_1 9       /* an ABI 1.1 backend, every slot of that table filled */
 #define FAKE_SLOW_CLOCK 10   /* uv whose clock takes 100 us: widens the windows around it */
+#define FAKE_SLOW_WAKEUP 11  /* uv whose wakeup waits 20 ms before it wakes the loop */
 
 #ifndef FAKE_KIND
 #error FAKE_KIND must be defined
@@ -182,6 +183,14 @@ static uint64_t slow_now(tasync_loop_t *loop) {
     return g_real_now(loop);
 }
 
+static int (*g_real_wakeup)(tasync_loop_t *loop);
+
+static int slow_wakeup(tasync_loop_t *loop) {
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    return g_real_wakeup(loop);
+}
+
 static int failing_create(const tasync_loop_options_t *opts, tasync_loop_t **out) {
     (void)out;
     if (opts != NULL && opts->errbuf != NULL)
@@ -202,6 +211,10 @@ TASYNC_BACKEND_ENTRY_DEFINE {
         case FAKE_TOO_SMALL: g_table.base.size = (uint32_t)offsetof(tasync_backend_t, io_open); break;
         case FAKE_MISSING_OP: g_table.base.io_start = NULL; break;
         case FAKE_INIT_FAILS: g_table.base.loop_create = failing_create; break;
+        case FAKE_SLOW_WAKEUP:
+            g_real_wakeup = uv->loop_wakeup;
+            g_table.base.loop_wakeup = slow_wakeup;
+            break;
         case FAKE_SLOW_CLOCK:
             g_real_now = uv->loop_now;
             g_table.base.loop_now = slow_now;

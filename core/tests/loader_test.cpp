@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -212,6 +213,35 @@ TEST_F(SlowClock, UnrefFromAnotherThreadAsTheRuntimeGoesToSleepEndsTheRun) {
         if (rescued > 0) break;
     }
     EXPECT_EQ(rescued, 0) << "run() slept through the last unref";
+}
+
+// A thread posts as its last act; the runtime runs the callback before the
+// thread's wakeup reaches the loop (a timer woke it), ends its run and is
+// destroyed. Destruction waits until the poster has left post(): the loop
+// it is about to wake must still exist. Under ASan, the use after free this
+// used to be is reported; this backend's wakeup waits 20 ms before it
+// touches the loop, so that the runtime ends first.
+class SlowWakeup : public RuntimeTest {
+protected:
+    void SetUp() override { create(fake_path("slow-wakeup").c_str()); }
+};
+
+TEST_F(SlowWakeup, DestructionWaitsForAThreadStillInsidePost) {
+    std::atomic<bool> ran{false};
+    go([&](tasync_coroutine_t *) {
+        // Polls with a 1 ms timeout until the posted callback ran.
+        while (!ran.load()) tasync_delay(rt, 1 * kMs, nullptr, nullptr);
+    });
+    std::thread th([&] {
+        // Posts while the runtime polls: then post() calls the wakeup.
+        std::this_thread::sleep_for(std::chrono::milliseconds(3));
+        tasync_runtime_post(rt, [](void *p) { static_cast<std::atomic<bool> *>(p)->store(true); }, &ran);
+    });
+    EXPECT_EQ(run(), 0);
+    EXPECT_TRUE(ran.load());
+    tasync_runtime_destroy(rt);
+    rt = nullptr;
+    th.join();
 }
 
 // Issue 4: when the kernel refuses io_uring, loading the uring backend fails

@@ -124,10 +124,13 @@ TASYNC_API void tasync_runtime_ref(tasync_runtime_t *rt) {
 
 TASYNC_API void tasync_runtime_unref(tasync_runtime_t *rt) {
     if (rt == nullptr) return;
+    rt->xthread_calls.fetch_add(1, std::memory_order_seq_cst);
     if (rt->external_refs.fetch_sub(1, std::memory_order_seq_cst) == 1) {
         // The runtime may be blocked with nothing else to wake it.
         if (rt->polling.load(std::memory_order_seq_cst)) rt->ops->loop_wakeup(rt->loop);
     }
+    // The last touch of the runtime: from here on, it may be gone.
+    rt->xthread_calls.fetch_sub(1, std::memory_order_release);
 }
 
 TASYNC_API void tasync_value_release(tasync_runtime_t *rt, void *value) {

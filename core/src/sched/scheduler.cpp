@@ -301,14 +301,18 @@ void tasync_runtime::run_timers() {
 // ------------------------------------------------------------ cross-thread
 
 int tasync_runtime::post(void (*cb)(void *), void *data) {
+    xthread_calls.fetch_add(1, std::memory_order_seq_cst);
     {
         std::lock_guard<std::mutex> lock(post_mu);
         posted.push_back(Posted{cb, data});
         posted_pending.fetch_add(1, std::memory_order_acq_rel);
     }
     has_posts.store(true, std::memory_order_seq_cst);
-    if (polling.load(std::memory_order_seq_cst)) return ops->loop_wakeup(loop);
-    return 0;
+    int rc = 0;
+    if (polling.load(std::memory_order_seq_cst)) rc = ops->loop_wakeup(loop);
+    // The last touch of the runtime: from here on, it may be gone.
+    xthread_calls.fetch_sub(1, std::memory_order_release);
+    return rc;
 }
 
 void tasync_runtime::run_posted() {

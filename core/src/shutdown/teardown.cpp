@@ -4,6 +4,7 @@
 #include "tasync/core/runtime.hpp"
 
 #include <cstdlib>
+#include <thread>
 
 using namespace tasync::detail;
 
@@ -108,6 +109,9 @@ tasync_runtime::~tasync_runtime() {
     }
     fd_watches.clear();
     signals_teardown(this);
+    // Another thread may still be inside post() or unref(), about to wake
+    // the loop, although the runtime already saw what it did.
+    while (xthread_calls.load(std::memory_order_acquire) != 0) std::this_thread::yield();
     ops->loop_destroy(loop);
     loop = nullptr;
 

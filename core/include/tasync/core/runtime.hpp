@@ -295,6 +295,12 @@ struct tasync_runtime {
     std::atomic<bool> polling{false};
     std::atomic<std::int64_t> posted_pending{0};
     std::atomic<std::int64_t> external_refs{0};
+    // Calls of post() and unref() from other threads still running: the
+    // runtime may end (and be destroyed) as soon as a posted callback ran
+    // or the last reference went, while the caller is still about to wake
+    // the reactor. Teardown waits for them before the loop goes (libuv's
+    // uv_async_send and uv_close settle the same race with a busy flag).
+    std::atomic<int> xthread_calls{0};
     int post(void (*cb)(void *), void *data);
     void run_posted();
 
