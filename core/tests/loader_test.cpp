@@ -2,6 +2,7 @@
 // tables of older and newer minor versions load.
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -242,6 +243,40 @@ TEST_F(SlowWakeup, DestructionWaitsForAThreadStillInsidePost) {
     tasync_runtime_destroy(rt);
     rt = nullptr;
     th.join();
+}
+
+// Forked while another thread is inside post(): that thread does not exist
+// in the child, so the child's destruction must not wait for it to leave
+// (it hung there once in CI, with a pool worker posting its completion).
+TEST_F(SlowWakeup, AChildForkedWhileAThreadIsInsidePostDestroysItsRuntime) {
+    std::atomic<bool> ran{false};
+    go([&](tasync_coroutine_t *) {
+        while (!ran.load()) tasync_delay(rt, 1 * kMs, nullptr, nullptr);
+    });
+    std::thread th([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(3));
+        tasync_runtime_post(rt, [](void *p) { static_cast<std::atomic<bool> *>(p)->store(true); }, &ran);
+    });
+    EXPECT_EQ(run(), 0);
+    // The poster is still inside post() for most of 20 ms.
+    pid_t pid = fork();
+    if (pid == 0) {
+        tasync_runtime_destroy(rt);
+        _exit(0);
+    }
+    th.join();
+    ASSERT_GT(pid, 0);
+    int status = 0;
+    pid_t got = 0;
+    for (int i = 0; i < 500 && (got = waitpid(pid, &status, WNOHANG)) == 0; i++)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (got == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        FAIL() << "the child's tasync_runtime_destroy hung";
+    }
+    ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+    EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 // Issue 4: when the kernel refuses io_uring, loading the uring backend fails

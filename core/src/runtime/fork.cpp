@@ -37,6 +37,9 @@ void atfork_child() {
     if (rt == nullptr) return;
     rt->post_mu.unlock();
     if (rt->pool) rt->pool->mutex().unlock();
+    // A thread of the parent inside post() or unref() (a pool worker
+    // posting its completion) does not exist here: nobody will leave.
+    rt->xthread_calls.store(0, std::memory_order_relaxed);
     rt->forked = true;  // acted on at the first use (tasync_runtime::after_fork)
 }
 
