@@ -130,8 +130,10 @@ TASYNC_API uint64_t tasync_runtime_now(tasync_runtime_t *rt);
  * Runs cb(data) on the runtime's thread soon, outside any coroutine. cb must
  * not suspend; it may spawn, resume and complete futures. A posted callback
  * keeps the runtime alive until it has run. Returns 0, -EINVAL when rt or cb
- * is NULL, or the error of the backend's loop_wakeup. Thread-safe.
- * Since: ABI 1.0.
+ * is NULL, or the error of the backend's loop_wakeup. Thread-safe; the
+ * runtime may run cb, end and be destroyed before post returns (the
+ * destruction waits until it has returned), so a thread may post as its
+ * last use of rt. Since: ABI 1.0.
  */
 TASYNC_API int tasync_runtime_post(tasync_runtime_t *rt, void (*cb)(void *data), void *data);
 
@@ -141,7 +143,11 @@ TASYNC_API int tasync_runtime_post(tasync_runtime_t *rt, void (*cb)(void *data),
  * tasync_runtime_post. Each ref needs one unref. Thread-safe. Since: ABI 1.0.
  */
 TASYNC_API void tasync_runtime_ref(tasync_runtime_t *rt);
-/* Drops one tasync_runtime_ref. Thread-safe. Since: ABI 1.0. */
+/*
+ * Drops one tasync_runtime_ref. Thread-safe; like tasync_runtime_post, it
+ * may be a thread's last use of rt even if the runtime then ends and is
+ * destroyed at once. Since: ABI 1.0.
+ */
 TASYNC_API void tasync_runtime_unref(tasync_runtime_t *rt);
 
 /* Releases a value or error reference obtained from the runtime. NULL is a
