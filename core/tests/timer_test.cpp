@@ -443,14 +443,24 @@ TEST_F(Timers, NoTimerFiresWhileTheRuntimeIsDestroyed) {
         return new Error{1, kind, code, msg};
     };
     create(nullptr);
-    std::atomic<bool> ended{false};
+    struct Job {
+        std::atomic<bool> started{false}, ended{false};
+    } job;
+    std::atomic<bool> &ended = job.ended;
     go([&](tasync_coroutine_t *) {
         tasync_offload(rt, [](void *p) {
+            auto *j = static_cast<Job *>(p);
+            j->started.store(true);
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
-            static_cast<std::atomic<bool> *>(p)->store(true);
-        }, &ended, nullptr, nullptr);
+            j->ended.store(true);
+        }, &job, nullptr, nullptr);
     });
-    tasync_yield(rt, nullptr);  // the work is on a worker thread now
+    tasync_yield(rt, nullptr);
+    // The work is on a worker thread now (a job not started yet would be
+    // taken back by the destruction, and never run: the test is about one
+    // that runs).
+    for (int i = 0; i < 5000 && !job.started.load(); i++) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ASSERT_TRUE(job.started.load());
     tasync_scope_t *s = nullptr;
     ASSERT_EQ(tasync_scope_create(rt, nullptr, &s, nullptr), 0);
     go([](tasync_coroutine_t *) {}, s);
