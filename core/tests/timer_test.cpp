@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <random>
 #include <thread>
 #include <vector>
@@ -76,6 +77,91 @@ TEST(TimerHeapTest, EntriesArmedDuringARoundWaitForTheNext) {
     h.arm(&a, 10);  // re-armed "by its callback" with a due deadline
     EXPECT_EQ(h.pop_expired(10, mark), nullptr);
     EXPECT_EQ(h.pop_expired(10, h.mark()), &a);
+}
+
+// Random arms, re-arms, disarms, ref changes and pops against std::multimap
+// keyed by (deadline, arm sequence): the heap must pop exactly what the
+// reference holds first, in the same order, whatever moved its nodes and
+// its slot table (slots are reused in the order they were freed).
+TEST(TimerHeapTest, RandomOperationsMatchAnOrderedReference) {
+    using Key = std::pair<std::uint64_t, std::uint64_t>;
+    for (unsigned seed = 1; seed <= 20; ++seed) {
+        std::mt19937 rng(seed);
+        TimerHeap h;
+        std::vector<TimerEntry> e(300);
+        std::multimap<Key, TimerEntry *> ref;
+        std::vector<std::multimap<Key, TimerEntry *>::iterator> where(e.size());
+        std::vector<bool> in(e.size(), false);
+        std::uint64_t seq = 0;  // the heap's arm counter, mirrored
+        std::size_t referenced = 0;
+        const std::uint64_t span = seed % 2 ? 20 : 1000;  // many ties, or few
+        auto index_of = [&](TimerEntry *t) { return static_cast<std::size_t>(t - e.data()); };
+        for (int step = 0; step < 20000; ++step) {
+            const std::size_t i = rng() % e.size();
+            const unsigned op = rng() % 10;
+            if (op < 5) {
+                const std::uint64_t d = rng() % span;
+                if (in[i]) {
+                    ref.erase(where[i]);
+                } else if (e[i].ref) {
+                    ++referenced;
+                }
+                h.arm(&e[i], d);
+                where[i] = ref.emplace(Key{d, seq++}, &e[i]);
+                in[i] = true;
+            } else if (op < 7) {
+                if (in[i]) {
+                    ref.erase(where[i]);
+                    in[i] = false;
+                    if (e[i].ref) --referenced;
+                }
+                h.disarm(&e[i]);
+            } else if (op < 8) {
+                const bool r = rng() % 2 != 0;
+                if (in[i] && e[i].ref != r) referenced += r ? 1 : static_cast<std::size_t>(-1);
+                h.set_ref(&e[i], r);
+            } else {
+                const std::uint64_t now = rng() % span;
+                const std::uint64_t mark = h.mark() - rng() % 3;
+                for (;;) {
+                    TimerEntry *t = h.pop_expired(now, mark);
+                    auto first = ref.begin();
+                    const bool due = first != ref.end() && first->first.first <= now && first->first.second < mark;
+                    ASSERT_EQ(t, due ? first->second : nullptr) << "seed " << seed << " step " << step;
+                    if (t == nullptr) break;
+                    ASSERT_EQ(t->deadline, first->first.first);
+                    ASSERT_FALSE(t->armed());
+                    ref.erase(first);
+                    in[index_of(t)] = false;
+                    if (t->ref) --referenced;
+                }
+            }
+            ASSERT_EQ(h.size(), ref.size()) << "seed " << seed << " step " << step;
+            ASSERT_EQ(h.referenced(), referenced) << "seed " << seed << " step " << step;
+            ASSERT_EQ(h.top(), ref.empty() ? nullptr : ref.begin()->second) << "seed " << seed << " step " << step;
+            ASSERT_EQ(e[i].armed(), static_cast<bool>(in[i]));
+        }
+        // Drain: everything left comes out in the reference's order.
+        for (auto &kv : ref) ASSERT_EQ(h.pop_expired(~0ull, h.mark()), kv.second);
+        EXPECT_TRUE(h.empty());
+    }
+}
+
+// A heap that has grown keeps working as entries come and go in bursts
+// (the slot table is reused, not grown): every burst pops in arm order.
+TEST(TimerHeapTest, BurstsReuseSlotsAndKeepArmOrder) {
+    TimerHeap h;
+    std::vector<TimerEntry> e(5000);
+    for (int burst = 0; burst < 3; ++burst) {
+        for (auto &t : e) h.arm(&t, 100);
+        for (std::size_t i = 0; i < e.size(); i += 7) h.disarm(&e[i]);
+        for (std::size_t i = 0; i < e.size(); ++i) {
+            if (i % 7 == 0) continue;
+            ASSERT_EQ(h.pop_expired(100, h.mark()), &e[i]) << "burst " << burst;
+        }
+        EXPECT_TRUE(h.empty());
+        EXPECT_EQ(h.referenced(), 0u);
+    }
 }
 
 class Timers : public RuntimeTest {};

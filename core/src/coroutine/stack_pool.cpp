@@ -1,8 +1,6 @@
 #include "tasync/core/stack_pool.hpp"
 
 #include <sys/mman.h>
-#include <sys/syscall.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,7 +18,6 @@ struct Slab {
     std::size_t bytes = 0;
     std::size_t count = 0;          // stacks in the slab
     std::size_t handed = 0;         // stacks handed out at least once (bump index)
-    std::size_t prepared = 0;       // stacks whose guard and top page are ready
     std::size_t holders = 0;        // stacks live or cached (not trimmed)
     std::vector<std::uint32_t> cold; // trimmed stacks, guard still installed
     Slab *next = nullptr;           // all slabs
@@ -95,7 +92,6 @@ StackPool::StackPool(std::size_t stack_size, std::size_t cache_min, std::size_t 
 
 StackPool::~StackPool() {
     while (slabs_ != nullptr) drop_slab(slabs_);
-    if (pidfd_ >= 0) close(pidfd_);
 }
 
 Slab *StackPool::new_slab() noexcept {
@@ -146,6 +142,14 @@ void StackPool::drop_slab(Slab *slab) noexcept {
 // the same page populated in the kernel (measured on this project's VM:
 // 18.7 us for a page faulted in by its first write, 2.8 + 10 us for a page
 // populated and then written: the hypervisor still traps the first write).
+//
+// One stack at a time, with madvise: preparing a slab's fresh stacks in
+// batches (process_madvise with MADV_GUARD_INSTALL and MADV_POPULATE_WRITE,
+// two calls per 32 stacks) measured far slower on this project's VM. After
+// each such call the next access to every page the process had touched
+// before traps into the hypervisor again (33 us per page, plain C reading
+// back 10 000 stack tops: 0.3 s instead of 1 ms; docs/benchmarks.md), so a
+// burst of 10 000 coroutines paid it a second time when their timers fired.
 void StackPool::populate_top(const Stack &s) noexcept {
 #ifdef MADV_POPULATE_WRITE
     if (!populate_works_) return;
@@ -156,58 +160,6 @@ void StackPool::populate_top(const Stack &s) noexcept {
     }
 #else
     (void)s;
-#endif
-}
-
-// The next fresh stacks of a slab, up to kPrepareBatch, get their guards
-// installed and their top pages populated with two system calls in all
-// (process_madvise on this process, Linux 6.13+ for guard installs) instead
-// of two per stack: in a burst of coroutines these calls cost as much as
-// the page faults they save. At most kPrepareBatch - 1 populated tops wait
-// unused in the current slab. Where the kernel refuses, each stack is
-// prepared on its own when handed out (allocate_slow).
-void StackPool::prepare_batch(Slab *slab) noexcept {
-#if defined(SYS_process_madvise) && defined(SYS_pidfd_open) && defined(MADV_POPULATE_WRITE)
-    if (!batch_works_ || !guard_install_supported()) return;
-    const pid_t pid = getpid();
-    if (pidfd_ < 0 || pidfd_pid_ != pid) {
-        // A forked child must not advise its parent's memory.
-        if (pidfd_ >= 0) close(pidfd_);
-        pidfd_ = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
-        pidfd_pid_ = pid;
-        if (pidfd_ < 0) {
-            batch_works_ = false;
-            return;
-        }
-    }
-    std::size_t n = slab->count - slab->handed;
-    if (n > kPrepareBatch) n = kPrepareBatch;
-    struct iovec guards[kPrepareBatch], tops[kPrepareBatch];
-    for (std::size_t i = 0; i < n; ++i) {
-        char *base = slab->base + (slab->handed + i) * stack_size_;
-        guards[i].iov_base = base;
-        guards[i].iov_len = guard_size_;
-        tops[i].iov_base = base + stack_size_ - kPopulateBytes;
-        tops[i].iov_len = kPopulateBytes;
-    }
-    const int saved = errno;
-    long done = syscall(SYS_process_madvise, pidfd_, guards, n, MADV_GUARD_INSTALL, 0u);
-    if (done != static_cast<long>(n * guard_size_)) {
-        // Refused (an older kernel) or partial: the per-stack path installs
-        // each guard again (installing twice is harmless).
-        batch_works_ = false;
-        errno = saved;
-        return;
-    }
-    stats_.guard_installs += n;
-    if (populate_works_ && syscall(SYS_process_madvise, pidfd_, tops, n, MADV_POPULATE_WRITE, 0u) ==
-                               static_cast<long>(n * kPopulateBytes)) {
-        stats_.populates += n;
-    }
-    errno = saved;
-    slab->prepared = slab->handed + n;
-#else
-    (void)slab;
 #endif
 }
 
@@ -239,13 +191,6 @@ Stack StackPool::allocate_slow() noexcept {
     s.base = slab->base + slab->handed * stack_size_;
     s.size = stack_size_;
     s.slab = slab;
-    if (slab->handed == slab->prepared) prepare_batch(slab);
-    if (slab->handed < slab->prepared) {
-        ++slab->handed;
-        ++slab->holders;
-        ++stats_.live;
-        return s;
-    }
     if (!install_guard(s.base, guard_size_)) {
         int saved = errno;
         // The slab stays; this slot is unusable but accounted for.

@@ -37,25 +37,49 @@ void TimerHeap::sift_down(std::uint32_t i, Node n) noexcept {
 }
 
 void TimerHeap::arm(TimerEntry *e, std::uint64_t deadline) {
-    e->deadline = deadline;
-    Node n{deadline, seq_++, e};
-    if (!e->armed()) {
-        if (e->ref) ++referenced_;
-        nodes_.push_back(n);
-        sift_up(static_cast<std::uint32_t>(nodes_.size() - 1), n);
+    if (e->armed()) {
+        e->deadline = deadline;
+        Node n{deadline, seq_++, e->slot};
+        std::uint32_t i = slots_[e->slot].pos;
+        // The new key is larger than the old unless the deadline moved
+        // earlier (the sequence number always grows).
+        if (i > 0 && less(n, nodes_[(i - 1) / 4])) sift_up(i, n);
+        else sift_down(i, n);
         return;
     }
-    std::uint32_t i = e->index;
-    // The new key is larger than the old unless the deadline moved earlier
-    // (the sequence number always grows).
-    if (i > 0 && less(n, nodes_[(i - 1) / 4])) sift_up(i, n);
-    else sift_down(i, n);
+    // Grow first (doubling, as push_back would): past this point nothing
+    // throws, so a failed arm leaves the heap and the entry as they were.
+    if (nodes_.size() == nodes_.capacity()) nodes_.reserve(nodes_.empty() ? 16 : nodes_.size() * 2);
+    if (free_ == TimerEntry::npos && slots_.size() == slots_.capacity())
+        slots_.reserve(slots_.empty() ? 16 : slots_.size() * 2);
+    std::uint32_t s;
+    if (free_ != TimerEntry::npos) {
+        s = free_;
+        free_ = slots_[s].pos;
+        slots_[s].entry = e;
+    } else {
+        s = static_cast<std::uint32_t>(slots_.size());
+        slots_.push_back(Slot{e, 0});
+    }
+    e->slot = s;
+    e->deadline = deadline;
+    if (e->ref) ++referenced_;
+    Node n{deadline, seq_++, s};
+    nodes_.push_back(n);
+    sift_up(static_cast<std::uint32_t>(nodes_.size() - 1), n);
+}
+
+void TimerHeap::release(TimerEntry *e) noexcept {
+    const std::uint32_t s = e->slot;
+    slots_[s].entry = nullptr;
+    slots_[s].pos = free_;
+    free_ = s;
+    e->slot = TimerEntry::npos;
+    if (e->ref) --referenced_;
 }
 
 void TimerHeap::remove_at(std::uint32_t i) noexcept {
-    TimerEntry *e = nodes_[i].entry;
-    e->index = TimerEntry::npos;
-    if (e->ref) --referenced_;
+    release(slots_[nodes_[i].slot].entry);
     Node last = nodes_.back();
     nodes_.pop_back();
     if (i == nodes_.size()) return;
@@ -64,7 +88,7 @@ void TimerHeap::remove_at(std::uint32_t i) noexcept {
 }
 
 void TimerHeap::disarm(TimerEntry *e) noexcept {
-    if (e->armed()) remove_at(e->index);
+    if (e->armed()) remove_at(slots_[e->slot].pos);
 }
 
 void TimerHeap::set_ref(TimerEntry *e, bool ref) noexcept {
@@ -79,9 +103,7 @@ void TimerHeap::set_ref(TimerEntry *e, bool ref) noexcept {
 // sifts up from there. The last element belongs near the bottom, so the
 // climb is short: fewer compares than a plain sift-down.
 void TimerHeap::pop_top() noexcept {
-    TimerEntry *e = nodes_[0].entry;
-    e->index = TimerEntry::npos;
-    if (e->ref) --referenced_;
+    release(slots_[nodes_[0].slot].entry);
     Node last = nodes_.back();
     nodes_.pop_back();
     const auto size = static_cast<std::uint32_t>(nodes_.size());
@@ -99,7 +121,7 @@ void TimerHeap::pop_top() noexcept {
 
 TimerEntry *TimerHeap::pop_expired(std::uint64_t now, std::uint64_t mark) noexcept {
     if (nodes_.empty() || nodes_[0].deadline > now || nodes_[0].seq >= mark) return nullptr;
-    TimerEntry *e = nodes_[0].entry;
+    TimerEntry *e = slots_[nodes_[0].slot].entry;
     pop_top();
     return e;
 }

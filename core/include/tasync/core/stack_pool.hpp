@@ -136,12 +136,7 @@ private:
     Stack allocate_slow() noexcept;
     void decay_slow(std::uint64_t now_ns) noexcept;
     void populate_top(const Stack &s) noexcept;
-    void prepare_batch(Slab *slab) noexcept;
-    static constexpr std::size_t kPrepareBatch = 32;
     bool populate_works_ = true;
-    bool batch_works_ = true;
-    int pidfd_ = -1;       // this process, for process_madvise (prepare_batch)
-    int pidfd_pid_ = 0;    // whose pidfd_ it is (a forked child opens its own)
     bool free_works_ = true;
     Slab *new_slab() noexcept;
     void drop_slab(Slab *slab) noexcept;

@@ -1,8 +1,17 @@
 // A 4-ary min-heap of timers keyed by (deadline, sequence), the core's
 // user-space timer queue (docs/architecture.md): one heap per runtime drives the
 // backend's wait timeout, so re-arming a timer is a sift, not a system call.
-// Entries are intrusive (they remember their slot), nothing allocates after
-// the array has grown to the peak number of armed timers.
+//
+// The heap keeps everything a sift touches in two dense arrays of its own:
+// the nodes (deadline, sequence, slot) and a slot table (entry, position in
+// the heap). An entry remembers only its slot, written when it is armed and
+// when it is taken out; a node that moves writes its new position into the
+// slot table, not into the entry. Entries usually live on the stacks of the
+// coroutines that wait on them, one page per coroutine: a heap that wrote
+// into its entries on every move (seven levels for 10 000 timers) would miss
+// the cache and the TLB on each write (docs/benchmarks.md: the cold burst).
+// Nothing allocates once the arrays have grown to the peak number of armed
+// timers.
 #pragma once
 
 #include <cstdint>
@@ -15,12 +24,12 @@ struct TimerEntry {
     static constexpr std::uint32_t npos = std::numeric_limits<std::uint32_t>::max();
 
     std::uint64_t deadline = 0;       // absolute, backend clock, ns
-    std::uint32_t index = npos;       // slot in the heap, npos when not armed
+    std::uint32_t slot = npos;        // in the heap's slot table, npos when not armed
     bool ref = true;                  // keeps the runtime alive while armed
     void (*fire)(TimerEntry *) = nullptr;
     void *owner = nullptr;            // the object the entry is part of
 
-    bool armed() const noexcept { return index != npos; }
+    bool armed() const noexcept { return slot != npos; }
 };
 
 class TimerHeap {
@@ -30,11 +39,12 @@ public:
     // Armed entries whose ref flag is set.
     std::size_t referenced() const noexcept { return referenced_; }
 
-    TimerEntry *top() const noexcept { return nodes_.empty() ? nullptr : nodes_[0].entry; }
+    TimerEntry *top() const noexcept { return nodes_.empty() ? nullptr : slots_[nodes_[0].slot].entry; }
     std::uint64_t top_deadline() const noexcept { return nodes_[0].deadline; }
 
     // Arms e at deadline, or moves it there if already armed. Among equal
-    // deadlines, entries fire in the order they were (re)armed.
+    // deadlines, entries fire in the order they were (re)armed. Throws
+    // std::bad_alloc (nothing changed) only when the arrays must grow.
     void arm(TimerEntry *e, std::uint64_t deadline);
     void disarm(TimerEntry *e) noexcept;
     // Changes the ref flag of an entry, armed or not.
@@ -50,7 +60,14 @@ private:
     struct Node {
         std::uint64_t deadline;
         std::uint64_t seq;
+        std::uint32_t slot;
+    };
+    // An armed entry's slot: the entry and its node's position in nodes_.
+    // A free slot holds the next free slot in pos (a list through the
+    // table, last freed first).
+    struct Slot {
         TimerEntry *entry;
+        std::uint32_t pos;
     };
 
     // (deadline, seq) as one 128-bit key: a compare and a subtract with
@@ -61,15 +78,19 @@ private:
     }
     void place(std::uint32_t i, const Node &n) noexcept {
         nodes_[i] = n;
-        n.entry->index = i;
+        slots_[n.slot].pos = i;
     }
     void sift_up(std::uint32_t i, Node n) noexcept;
     void sift_down(std::uint32_t i, Node n) noexcept;
     void pop_top() noexcept;
     std::uint32_t min_child(std::uint32_t first, std::uint32_t size) const noexcept;
     void remove_at(std::uint32_t i) noexcept;
+    // Takes e's slot out of the heap's books (e is no longer armed).
+    void release(TimerEntry *e) noexcept;
 
     std::vector<Node> nodes_;
+    std::vector<Slot> slots_;
+    std::uint32_t free_ = TimerEntry::npos;  // first free slot
     std::uint64_t seq_ = 0;
     std::size_t referenced_ = 0;
 };
