@@ -386,6 +386,15 @@ void tasync_runtime::propagate_error(Coroutine *co, tasync_scope *from, void *er
     void *e = error;
     tasync_scope *s = from;
     ++s->refs;
+    // A handler that suspends may never resume (the runtime is destroyed
+    // meanwhile, dropping this stack unwound): the reference to e is then
+    // released by the teardown (release_stack_errors).
+    tasync_coroutine *runner = current;
+    tasync::detail::StackErrorRef held{&e, nullptr};
+    if (runner != nullptr) {
+        held.next = runner->stack_errors;
+        runner->stack_errors = &held;
+    }
     // Calls one handler; true when it handled the error. On a new error,
     // e becomes that error.
     auto call = [&](HandlerSlot &slot, tasync_scope *owner) {
@@ -467,6 +476,7 @@ void tasync_runtime::propagate_error(Coroutine *co, tasync_scope *from, void *er
         }
         move_to(next_level(this, s));
     }
+    if (runner != nullptr) runner->stack_errors = held.next;
     scope_release(s);
     release_error(e);
 }

@@ -18,6 +18,12 @@ struct tasync_context;
 
 namespace tasync::detail {
 struct GroupTask;
+// An error reference a core frame holds on a coroutine's stack across a
+// call that may suspend (tasync_coroutine::stack_errors).
+struct StackErrorRef {
+    void *const *error;     // the frame's variable: its current value is owned
+    StackErrorRef *next;
+};
 }  // namespace tasync::detail
 struct tasync_coroutine : tasync_awaitable {
     explicit tasync_coroutine(tasync_runtime *r) : tasync_awaitable(tasync::detail::AwaitableKind::Coroutine, r) {}
@@ -82,6 +88,11 @@ struct tasync_coroutine : tasync_awaitable {
     tasync::detail::GroupTask *group_task = nullptr;
     std::vector<tasync_spawn_options_t> *finally_cbs = nullptr;  // C11
     tasync_context *context = nullptr;         // private context (X2), created on use
+    // Errors referenced by core frames on this coroutine's stack while code
+    // they call may suspend (S10's error flow around an exception handler):
+    // innermost first, each record on that stack. Runtime teardown drops a
+    // suspended stack without unwinding it and releases these instead.
+    tasync::detail::StackErrorRef *stack_errors = nullptr;
 
     void destroy() override;
     void detach() override;
