@@ -276,7 +276,22 @@ std::string op_scope_await(Episode &ep, CoRec *self, bool after_cancel) {
     Rng &rng = self->rng;
     ScopeRec *s = rng.chance(5) ? ep.scope_of_current() : pick_scope(ep, rng, false);
     if (s == nullptr || s->is_global) return "skip";
-    const bool deadlock = ep.in_subtree(ep.scope_of_current(), s);
+    // The current coroutine's own scope may be one the tester released:
+    // the runtime keeps it alive while the coroutine is in it, and an
+    // error moving up (S10) or a dispose timer (S7) may have cancelled it
+    // where learn_escalations, which reads only the scopes the tester
+    // holds, could not see it. Its flags say so before the call decides
+    // between S4's deadlock and S5's "not cancelled".
+    if (!s->queryable() && s->core != nullptr && s == ep.scope_of_current() && !s->cancelled &&
+        (tasync_scope_flags(s->core) & TASYNC_SCOPE_CANCELLED)) {
+        RANDOM_CHECK(ep, ep.scope_unseen_cancel_possible(s),
+                     "S6: " << ep.name(s) << " was cancelled, by nobody the tester knows of");
+        ep.cancel_scope(s, ep.learned_slot(), false, true);
+    }
+    // A finally callback charged to the subtree would wait for itself too.
+    const CoRec *cur = ep.current();
+    const bool deadlock = ep.in_subtree(ep.scope_of_current(), s) ||
+                          (cur != nullptr && cur->charged != nullptr && ep.in_subtree(cur->charged, s));
     AwRec *canc = pick_cancellation(ep, self);
     Pin canc_pin(canc);
     tasync_awaitable_t *canc_aw = canc_pin.aw;
