@@ -364,8 +364,20 @@ void Episode::sync() {
         if (!(tasync_coroutine_flags(c->core) & TASYNC_CO_COMPLETED)) continue;
         finished(c);
     }
-    for (GroupRec &g : groups) learn_let_go(&g);
-    learn_escalations();
+    // Released groups that let go (G1) complete their scopes, which spawns
+    // those scopes' finally callbacks; the errors the groups let flow may
+    // have started a shutdown phase before or after that (several groups
+    // released between two observations: the tester's releases at the end
+    // of the program), so the callbacks are not among the coroutines the
+    // phase's sweep surely cancelled.
+    const std::vector<CoRec *> before_let_go = unfinished;
+    bool let_go = false;
+    for (GroupRec &g : groups) {
+        const bool was = g.let_go;
+        learn_let_go(&g);
+        let_go = let_go || (g.let_go && !was);
+    }
+    learn_escalations(false, let_go ? &before_let_go : nullptr);
     for (ScopeRec &s : scopes) {
         if (s.dispose_timer && now() >= s.dispose_deadline && !s.queryable()) {
             // It may have fired: what it cancels is unknown to the model.
@@ -484,7 +496,7 @@ std::string Episode::describe(const ErrSlot *s) const {
 }
 
 // Scope failures and cancellations, then the shutdown phase.
-void Episode::learn_escalations(bool failures_only) {
+void Episode::learn_escalations(bool failures_only, const std::vector<CoRec *> *known_before) {
     if (failed || destroyed) return;
     // Scopes before the shutdown (an error fails its scope before it
     // reaches the global scope); parents before children, whose walk then
@@ -493,7 +505,7 @@ void Episode::learn_escalations(bool failures_only) {
     // before its parent's. The core may have entered a shutdown phase
     // before or after those cancellations spawned finally callbacks (C11):
     // the sweep cancels only the coroutines known before this step surely.
-    const std::vector<CoRec *> known = unfinished;
+    const std::vector<CoRec *> known = known_before != nullptr ? *known_before : unfinished;
     for (ScopeRec &s : scopes) {
         if (!s.queryable() || s.is_global) continue;
         const uint32_t f = tasync_scope_flags(s.core);
