@@ -59,10 +59,6 @@ tasync_runtime::~tasync_runtime() {
     for (tasync_awaitable *a : objs) {
         if (a->kind != AwaitableKind::Coroutine) continue;
         auto *co = static_cast<Coroutine *>(a);
-        // Errors core frames on its stack hold (S10's error flow around a
-        // handler that suspended): the stack is dropped unwound.
-        for (tasync::detail::StackErrorRef *r = co->stack_errors; r != nullptr; r = r->next) release_error(*r->error);
-        co->stack_errors = nullptr;
         Wait *w = co->wait;
         if (w == nullptr) continue;
         if (w->cleanup != nullptr) w->cleanup(w);
