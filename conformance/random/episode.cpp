@@ -364,8 +364,20 @@ void Episode::sync() {
         if (!(tasync_coroutine_flags(c->core) & TASYNC_CO_COMPLETED)) continue;
         finished(c);
     }
-    for (GroupRec &g : groups) learn_let_go(&g);
-    learn_escalations();
+    // Released groups that let go (G1) complete their scopes, which spawns
+    // those scopes' finally callbacks; the errors the groups let flow may
+    // have started a shutdown phase before or after that (several groups
+    // released between two observations: the tester's releases at the end
+    // of the program), so the callbacks are not among the coroutines the
+    // phase's sweep surely cancelled.
+    const std::vector<CoRec *> before_let_go = unfinished;
+    bool let_go = false;
+    for (GroupRec &g : groups) {
+        const bool was = g.let_go;
+        learn_let_go(&g);
+        let_go = let_go || (g.let_go && !was);
+    }
+    learn_escalations(false, let_go ? &before_let_go : nullptr);
     for (ScopeRec &s : scopes) {
         if (s.dispose_timer && now() >= s.dispose_deadline && !s.queryable()) {
             // It may have fired: what it cancels is unknown to the model.
@@ -437,12 +449,13 @@ void Episode::sync() {
     handled_unsynced = 0;
 }
 
-void Episode::align_finally_order(tasync_coroutine_t *const *listed, std::size_t n) {
+void Episode::align_finally_order(tasync_coroutine_t *const *listed, std::size_t n, bool scope_callbacks_only) {
     std::vector<std::size_t> slots;  // positions of the callbacks in the model's list
     std::vector<CoRec *> recs;
     for (std::size_t i = 0; i < global->coroutines.size(); ++i) {
         CoRec *c = global->coroutines[i];
         if (c->kind != CoKind::Finally) continue;
+        if (scope_callbacks_only && (c->fin == nullptr || c->fin->target_scope == nullptr)) continue;
         slots.push_back(i);
         recs.push_back(c);
     }
@@ -453,6 +466,19 @@ void Episode::align_finally_order(tasync_coroutine_t *const *listed, std::size_t
         return n;  // not listed: keeps its place after the listed ones
     };
     std::stable_sort(recs.begin(), recs.end(), [&](const CoRec *a, const CoRec *b) { return rank(a) < rank(b); });
+    // One scope's callbacks are still spawned in the order they were
+    // registered (S12).
+    for (std::size_t i = 0; scope_callbacks_only && i < recs.size(); ++i) {
+        for (std::size_t j = i + 1; j < recs.size(); ++j) {
+            const FinRec *a = recs[i]->fin;
+            const FinRec *b = recs[j]->fin;
+            if (a == nullptr || b == nullptr || a->target_scope != b->target_scope || rank(recs[j]) == n) continue;
+            RANDOM_CHECK(*this, a->registered_op <= b->registered_op,
+                         "S12: the finally callbacks of " << name(a->target_scope) << " were spawned out of the order "
+                                                          << "they were registered in (" << name(recs[i]) << ", "
+                                                          << name(recs[j]) << ")");
+        }
+    }
     for (std::size_t k = 0; k < slots.size(); ++k) global->coroutines[slots[k]] = recs[k];
 }
 
@@ -470,7 +496,7 @@ std::string Episode::describe(const ErrSlot *s) const {
 }
 
 // Scope failures and cancellations, then the shutdown phase.
-void Episode::learn_escalations(bool failures_only) {
+void Episode::learn_escalations(bool failures_only, const std::vector<CoRec *> *known_before) {
     if (failed || destroyed) return;
     // Scopes before the shutdown (an error fails its scope before it
     // reaches the global scope); parents before children, whose walk then
@@ -479,7 +505,7 @@ void Episode::learn_escalations(bool failures_only) {
     // before its parent's. The core may have entered a shutdown phase
     // before or after those cancellations spawned finally callbacks (C11):
     // the sweep cancels only the coroutines known before this step surely.
-    const std::vector<CoRec *> known = unfinished;
+    const std::vector<CoRec *> known = known_before != nullptr ? *known_before : unfinished;
     for (ScopeRec &s : scopes) {
         if (!s.queryable() || s.is_global) continue;
         const uint32_t f = tasync_scope_flags(s.core);
@@ -642,6 +668,14 @@ void Episode::check_scope(ScopeRec *s) {
                         << (s->all - s->active));
     tasync_coroutine_t *buf[64];
     size_t cnt = tasync_scope_coroutines(s->core, buf, 64);
+    // S12 orders a scope's finally callbacks after its completion, and no
+    // rule orders the completions of different scopes the model learns in
+    // one observation (the last coroutines of several scopes finishing
+    // between two of them, the tester's releases at the end of the
+    // program): the callbacks those completions spawned into the global
+    // scope take the runtime's order among themselves. Everything else in
+    // the list (members, count, the other coroutines' order) is compared.
+    if (s->is_global) align_finally_order(buf, cnt < 64 ? cnt : 64, true);
     RANDOM_CHECK(*this, cnt == s->coroutines.size(),
                  "S13: " << n << " lists " << cnt << " coroutines, the model " << s->coroutines.size());
     for (size_t i = 0; i < cnt && i < 64 && i < s->coroutines.size() && !failed; ++i) {

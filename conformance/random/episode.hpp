@@ -181,11 +181,14 @@ public:
     // Scope failures and cancellations the model did not cause, then the
     // shutdown phase; failures_only: what an error moving up did (before
     // the model applies a dispose that moved it).
-    void learn_escalations(bool failures_only = false);
+    // known_before: the coroutines surely known before what this step
+    // learned (the shutdown sweep cancels only those surely, start_shutdown).
+    void learn_escalations(bool failures_only = false, const std::vector<CoRec *> *known_before = nullptr);
     void learn_finally_spawned(CoRec *c);
     // Orders the model's finally callbacks in the global scope as the
     // runtime lists them (listed: the global scope's coroutines, n of them).
-    void align_finally_order(tasync_coroutine_t *const *listed, std::size_t n);
+    // scope_callbacks_only: only those a scope's completion spawned (S12).
+    void align_finally_order(tasync_coroutine_t *const *listed, std::size_t n, bool scope_callbacks_only = false);
     // A released group that let go (G1), learned from its scope's flags.
     void learn_let_go(GroupRec *g);
     std::vector<CoRec *> ending_;  // entries that returned, in order, not yet completed

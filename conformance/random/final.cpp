@@ -68,11 +68,16 @@ void Episode::final_phase() {
     }
     // Everything the tester holds goes.
     trace("-- releasing what the tester holds");
-    for (AwRec *a : std::vector<AwRec *>(futures)) {
+    // Each leaves the list before its release: a release may free
+    // coroutines (a group awaitable's was its group's last reference: the
+    // group lets go, G1), whose host hook observes the runtime, and an
+    // observation must not read an awaitable already released.
+    std::vector<AwRec *> held_futures;
+    held_futures.swap(futures);
+    for (AwRec *a : held_futures) {
         a->held = false;
         tasync_awaitable_release(a->aw);
     }
-    futures.clear();
     for (CoRec *c : std::vector<CoRec *>(handles)) drop_handle(c);
     for (GroupRec *g : std::vector<GroupRec *>(live_groups)) release_group(*this, g);
     for (ScopeRec *s : std::vector<ScopeRec *>(live_scopes)) {

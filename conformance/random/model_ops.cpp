@@ -267,7 +267,10 @@ void Episode::cancel_co(CoRec *c, ErrSlot *err) {
         c->cancelled_before_start = true;
         c->outcome_known = true;
         c->outcome_failed = true;
-        c->outcome_error = err;
+        // The cancellation it ends with: a learned one when one the model
+        // could not see may have come first (a released group letting go
+        // of the tasks it held, G1, before this sweep).
+        c->outcome_error = c->cancel_error;
         finished(c);
         return;
     }

@@ -130,9 +130,11 @@ std::string op_await_many(Episode &ep, CoRec *self) {
     // Every item is referenced for the duration of the call (the set keeps
     // its own references as well); released with the set, also when the
     // runtime is destroyed while this coroutine waits (OnUnwind).
-    auto owned = std::make_shared<std::vector<Item>>();
-    std::vector<Item> &items = *owned;
-    OnUnwind release_all([owned, set] {
+    // The list is owned by the release alone (not by this stack, which
+    // the runtime's destruction may drop without unwinding it).
+    auto holder = std::make_shared<std::vector<Item>>();
+    std::vector<Item> &items = *holder;
+    OnUnwind release_all([owned = std::move(holder), set] {
         tasync_await_many_destroy(set);
         for (const Item &it : *owned) tasync_awaitable_release(it.aw);
     });

@@ -325,9 +325,24 @@ std::string op_await_awaitable(Episode &ep, CoRec *self, bool timeout, AwRec *ta
 std::string op_await_any(Episode &ep, CoRec *self) {
     Rng &rng = self->rng;
     const unsigned n = 1 + rng.below(4);
-    std::vector<tasync_awaitable_t *> arr;
-    std::vector<CoRec *> cos;
-    std::vector<AwRec *> aws;
+    // Every element is referenced for the duration of the call, and
+    // released when it returns or, if the runtime is destroyed while this
+    // coroutine waits, by Episode::run_abandoned (OnUnwind). The lists live
+    // on the heap, owned by that release alone: this stack may be dropped
+    // without being unwound.
+    struct Lists {
+        std::vector<tasync_awaitable_t *> arr;
+        std::vector<CoRec *> cos;
+        std::vector<AwRec *> aws;
+    };
+    auto holder = std::make_shared<Lists>();
+    Lists &lists = *holder;
+    OnUnwind release_all([owned = std::move(holder)] {
+        for (tasync_awaitable_t *a : owned->arr) tasync_awaitable_release(a);
+    });
+    std::vector<tasync_awaitable_t *> &arr = lists.arr;
+    std::vector<CoRec *> &cos = lists.cos;
+    std::vector<AwRec *> &aws = lists.aws;
     bool has_self = false;
     for (unsigned i = 0; i < n; ++i) {
         unsigned r = rng.below(100);
@@ -358,13 +373,6 @@ std::string op_await_any(Episode &ep, CoRec *self) {
             aws.push_back(a);
         }
     }
-    // Every element is referenced for the duration of the call.
-    struct Release {
-        std::vector<tasync_awaitable_t *> &v;
-        ~Release() {
-            for (tasync_awaitable_t *a : v) tasync_awaitable_release(a);
-        }
-    } release_all{arr};
     if (arr.empty()) return "skip";
     AwRec *canc = pick_cancellation(ep, self);
     Pin pin(canc);

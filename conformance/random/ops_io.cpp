@@ -343,7 +343,12 @@ static std::string run_op(Episode &ep, CoRec *self, bool read_op) {
     if (read_op ? p->reader_busy : (p->writer_busy || p->write_closed || p->written - p->read > 16384 || !writable_now(p->wfd)))
         return "skip";
     (read_op ? p->reader_busy : p->writer_busy) = true;
-    std::vector<unsigned char> buf(1 + rng.below(512));
+    // The buffer lives on the heap, owned by an OnUnwind alone: the
+    // runtime's destruction may drop this stack, suspended in the
+    // operation, without unwinding it (the release frees it then).
+    auto holder = std::make_shared<std::vector<unsigned char>>(1 + rng.below(512));
+    std::vector<unsigned char> &buf = *holder;
+    OnUnwind free_buf([owned = std::move(holder)] {});
     const std::uint64_t offset = p->written;
     if (!read_op) {
         for (std::size_t i = 0; i < buf.size(); ++i) buf[i] = p->pattern(offset + i);

@@ -276,7 +276,31 @@ std::string op_scope_await(Episode &ep, CoRec *self, bool after_cancel) {
     Rng &rng = self->rng;
     ScopeRec *s = rng.chance(5) ? ep.scope_of_current() : pick_scope(ep, rng, false);
     if (s == nullptr || s->is_global) return "skip";
-    const bool deadlock = ep.in_subtree(ep.scope_of_current(), s);
+    // The current coroutine's own scope may be one the tester released:
+    // the runtime keeps it alive while the coroutine is in it, and an
+    // error moving up (S10) or a dispose timer (S7) may have cancelled it
+    // where learn_escalations, which reads only the scopes the tester
+    // holds, could not see it. Its flags say so before the call decides
+    // between S4's deadlock and S5's "not cancelled".
+    auto learn_unobserved = [&ep, s] {
+        if (s->queryable() || s->core == nullptr || s->cancelled || ep.failed) return;
+        const uint32_t f = tasync_scope_flags(s->core);
+        if (!(f & TASYNC_SCOPE_CANCELLED)) return;
+        RANDOM_CHECK(ep, ep.scope_unseen_cancel_possible(s),
+                     "S6: " << ep.name(s) << " was cancelled, by nobody the tester knows of");
+        if (f & TASYNC_SCOPE_FAILED) s->failed = true;
+        ep.cancel_scope(s, ep.learned_slot(), false, true);
+    };
+    if (s == ep.scope_of_current()) learn_unobserved();
+    // The scope stays readable until the call's outcome is checked, also
+    // when another coroutine releases the tester's last reference to it
+    // meanwhile (the wait's own reference goes when the wait ends).
+    tasync_scope_retain(s->core);
+    OnUnwind unpin([core = s->core] { tasync_scope_release(core); });
+    // A finally callback charged to the subtree would wait for itself too.
+    const CoRec *cur = ep.current();
+    const bool deadlock = ep.in_subtree(ep.scope_of_current(), s) ||
+                          (cur != nullptr && cur->charged != nullptr && ep.in_subtree(cur->charged, s));
     AwRec *canc = pick_cancellation(ep, self);
     Pin canc_pin(canc);
     tasync_awaitable_t *canc_aw = canc_pin.aw;
@@ -301,6 +325,9 @@ std::string op_scope_await(Episode &ep, CoRec *self, bool after_cancel) {
                           : tasync_scope_await_completion(ep.rt, s->core, canc_aw, &err);
     --s->waiters;
     ep.end_wait(self);
+    // A failure or cancellation of a scope the tester released while this
+    // coroutine waited (learn_escalations reads only the scopes it holds).
+    learn_unobserved();
     const std::string n = ep.name(s);
     if (deadlock && (after_cancel ? was_cancelled : !was_cancelled)) {
         RANDOM_CHECK(ep, rc == TASYNC_ESCOPE_DEADLOCK, "S4: awaiting " << n << " from inside it returned " << rc);

@@ -160,6 +160,14 @@ void tasync_runtime::teardown_scopes_begin() {
     all.for_each([&](tasync_awaitable *a) {
         if (a->kind != AwaitableKind::Coroutine) return;
         auto *co = static_cast<Coroutine *>(a);
+        // What core frames on its stack hold (S10's error flow around a
+        // handler that suspended): the stack is dropped unwound.
+        for (tasync::detail::StackHold *h = co->stack_holds; h != nullptr; h = h->next) {
+            release_error(*h->error);
+            if (*h->scope != nullptr) --(*h->scope)->refs;
+            if (h->owner != nullptr) --h->owner->refs;
+        }
+        co->stack_holds = nullptr;
         if (co->scope != nullptr && !co->scope_link.linked()) {
             --co->scope->refs;
             co->scope = nullptr;
@@ -386,12 +394,26 @@ void tasync_runtime::propagate_error(Coroutine *co, tasync_scope *from, void *er
     void *e = error;
     tasync_scope *s = from;
     ++s->refs;
+    // A handler that suspends may never resume (the runtime is destroyed
+    // meanwhile, dropping this stack unwound): the references to e, s and
+    // the handler's owner are then released by the teardown
+    // (teardown_scopes_begin).
+    tasync_coroutine *runner = current;
+    tasync::detail::StackHold held;
+    held.error = &e;
+    held.scope = &s;
+    if (runner != nullptr) {
+        held.next = runner->stack_holds;
+        runner->stack_holds = &held;
+    }
     // Calls one handler; true when it handled the error. On a new error,
     // e becomes that error.
     auto call = [&](HandlerSlot &slot, tasync_scope *owner) {
         void *raised = nullptr;
         ++owner->refs;
+        held.owner = owner;
         int rc = slot.fn(slot.data, owner, co, e, &raised);
+        held.owner = nullptr;
         scope_release(owner);
         if (rc == 0) {
             release_error(raised);
@@ -467,6 +489,7 @@ void tasync_runtime::propagate_error(Coroutine *co, tasync_scope *from, void *er
         }
         move_to(next_level(this, s));
     }
+    if (runner != nullptr) runner->stack_holds = held.next;
     scope_release(s);
     release_error(e);
 }

@@ -18,6 +18,14 @@ struct tasync_context;
 
 namespace tasync::detail {
 struct GroupTask;
+// References a core frame holds on a coroutine's stack across a call that
+// may suspend (tasync_coroutine::stack_holds): an error and scopes.
+struct StackHold {
+    void *const *error = nullptr;          // the frame's variable: its current value is owned
+    tasync_scope *const *scope = nullptr;  // likewise, one reference
+    tasync_scope *owner = nullptr;         // one more reference while a handler of it runs
+    StackHold *next = nullptr;
+};
 }  // namespace tasync::detail
 struct tasync_coroutine : tasync_awaitable {
     explicit tasync_coroutine(tasync_runtime *r) : tasync_awaitable(tasync::detail::AwaitableKind::Coroutine, r) {}
@@ -82,6 +90,11 @@ struct tasync_coroutine : tasync_awaitable {
     tasync::detail::GroupTask *group_task = nullptr;
     std::vector<tasync_spawn_options_t> *finally_cbs = nullptr;  // C11
     tasync_context *context = nullptr;         // private context (X2), created on use
+    // What core frames on this coroutine's stack hold while code they call
+    // may suspend (S10's error flow around an exception handler): innermost
+    // first, each record on that stack. Runtime teardown drops a suspended
+    // stack without unwinding it and releases these instead.
+    tasync::detail::StackHold *stack_holds = nullptr;
 
     void destroy() override;
     void detach() override;
