@@ -317,7 +317,11 @@ struct tasync_runtime {
     void stop_watchdog();
 
     // --- offload
-    unsigned thread_pool_size = 4;
+    // The most threads of the core's pool (they start on demand): enough
+    // for many slow blocking jobs at once (DNS lookups waiting for a
+    // resolver, files on a stalled network filesystem) without unbounded
+    // growth.
+    unsigned thread_pool_size = 64;
     std::unique_ptr<tasync::detail::ThreadPool> pool;
 
     // --- settings
