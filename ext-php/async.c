@@ -422,6 +422,7 @@ static PHP_RINIT_FUNCTION(async)
 	/* ext/sockets and ext/mysqli loaded after async (dl()) are taken over now. */
 	async_io_sockets_startup();
 	async_io_mysqli_startup();
+	async_io_pdo_startup();
 	register_end_of_script();
 	return SUCCESS;
 }
