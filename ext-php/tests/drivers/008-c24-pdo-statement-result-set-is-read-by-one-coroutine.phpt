@@ -15,25 +15,36 @@ use function Async\await;
 $pdo = services_pdo_mysql();
 $st = $pdo->prepare("SELECT ? AS who, n FROM (SELECT 1 AS n UNION ALL SELECT 2 UNION ALL SELECT 3) t ORDER BY n");
 $rows = fn() => implode(' ', array_map(fn($r) => $r['who'] . $r['n'], $st->fetchAll(PDO::FETCH_ASSOC)));
+// Orderings by flags, never by timing: until($flag) waits for another coroutine to set it.
+function until(bool &$flag): void
+{
+    while (!$flag) {
+        Async\delay(1);
+    }
+}
 
-// A reads one row, waits, then reads on; B tries to execute meanwhile.
-$a = spawn(function () use ($st) {
+// A reads one row and waits; B tries to execute meanwhile; A reads on.
+$aRead = $bDone = false;
+$a = spawn(function () use ($st, &$aRead, &$bDone) {
     $st->execute(['a']);
     $got = [$st->fetch(PDO::FETCH_ASSOC)];
-    Async\delay(100);
+    $aRead = true;
+    until($bDone);
     while ($r = $st->fetch(PDO::FETCH_ASSOC)) {
         $got[] = $r;
     }
     return implode(' ', array_map(fn($r) => $r['who'] . $r['n'], $got));
 });
-$b = spawn(function () use ($st) {
-    Async\delay(20);
+$b = spawn(function () use ($st, &$aRead, &$bDone) {
+    until($aRead);
     try {
         $st->execute(['b']);
-        return 'executed';
+        $r = 'executed';
     } catch (PDOException $e) {
-        return preg_replace('/#\d+/', '#N', $e->getMessage()) . " [" . $e->getCode() . "]";
+        $r = preg_replace('/#\d+/', '#N', $e->getMessage()) . " [" . $e->getCode() . "]";
     }
+    $bDone = true;
+    return $r;
 });
 echo "reader: ", await($a), "\nintruder: ", await($b), "\n";
 
@@ -41,13 +52,20 @@ echo "reader: ", await($a), "\nintruder: ", await($b), "\n";
 echo "after the end: ", await(spawn(function () use ($st, $rows) { $st->execute(['c']); return $rows(); })), "\n";
 
 // closeCursor() ends a partly read result.
-$a = spawn(function () use ($st) {
+$aRead = $bDone = false;
+$a = spawn(function () use ($st, &$aRead, &$bDone) {
     $st->execute(['d']);
     $st->fetch();
     $st->closeCursor();
-    Async\delay(50);
+    $aRead = true;
+    until($bDone);
 });
-$b = spawn(function () use ($st, $rows) { Async\delay(10); $st->execute(['e']); return $rows(); });
+$b = spawn(function () use ($st, $rows, &$aRead, &$bDone) {
+    until($aRead);
+    $st->execute(['e']);
+    $bDone = true;
+    return $rows();
+});
 echo "after closeCursor: ", await($b), "\n";
 await($a);
 
@@ -64,24 +82,39 @@ await(spawn(function () use ($st) { $st->execute(['h']); $st->fetch(); }));
 echo "abandoned: ", await(spawn(function () use ($st, $rows) { $st->execute(['i']); return $rows(); })), "\n";
 
 // foreach to the end ends the result too, while its coroutine lives on.
-$a = spawn(function () use ($st) {
+$aRead = $bDone = false;
+$a = spawn(function () use ($st, &$aRead, &$bDone) {
     $st->execute(['l']);
     $n = 0;
     foreach ($st as $row) {
         $n++;
     }
-    Async\delay(50);
+    $aRead = true;
+    until($bDone);
     return $n;
 });
-$b = spawn(function () use ($st, $rows) { Async\delay(10); $st->execute(['m']); return $rows(); });
+$b = spawn(function () use ($st, $rows, &$aRead, &$bDone) {
+    until($aRead);
+    $st->execute(['m']);
+    $bDone = true;
+    return $rows();
+});
 echo "after foreach: ", await($b), ", read ", await($a), "\n";
 
 // ERRMODE_WARNING: a warning and false, errorCode() HY000.
 $pdo->setAttribute(PDO::ATTR_ERRMODE, PDO::ERRMODE_WARNING);
-$a = spawn(function () use ($st) { $st->execute(['j']); $st->fetch(); Async\delay(50); return $st->fetchAll(); });
-$b = spawn(function () use ($st) {
-    Async\delay(10);
+$aRead = $bDone = false;
+$a = spawn(function () use ($st, &$aRead, &$bDone) {
+    $st->execute(['j']);
+    $st->fetch();
+    $aRead = true;
+    until($bDone);
+    return $st->fetchAll();
+});
+$b = spawn(function () use ($st, &$aRead, &$bDone) {
+    until($aRead);
     $r = $st->execute(['k']);
+    $bDone = true;
     return var_export($r, true) . ' ' . $st->errorCode();
 });
 $res = await($b);
