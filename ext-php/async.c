@@ -96,7 +96,7 @@ static ZEND_INI_MH(OnUpdateFileOffload)
 
 /* async.thread_pool_size: the most threads the core's pool runs blocking
  * work on (DNS, files, flock) when the backend has no pool of its own
- * (uring, ev). Threads start on demand; 0 is the core's default (64). On
+ * (uring, ev). Threads start on demand; 0 is the core's default (4). On
  * uv, libuv's pool runs that work and its size is libuv's
  * UV_THREADPOOL_SIZE. Read when the runtime is created. */
 static ZEND_INI_MH(OnUpdateThreadPoolSize)

@@ -317,11 +317,7 @@ struct tasync_runtime {
     void stop_watchdog();
 
     // --- offload
-    // The most threads of the core's pool (they start on demand): enough
-    // for many slow blocking jobs at once (DNS lookups waiting for a
-    // resolver, files on a stalled network filesystem) without unbounded
-    // growth.
-    unsigned thread_pool_size = 64;
+    unsigned thread_pool_size = 4;
     std::unique_ptr<tasync::detail::ThreadPool> pool;
 
     // --- settings
