@@ -94,6 +94,22 @@ static ZEND_INI_MH(OnUpdateFileOffload)
 	return SUCCESS;
 }
 
+/* async.thread_pool_size: the most threads the core's pool runs blocking
+ * work on (DNS, files, flock) when the backend has no pool of its own
+ * (uring, ev). Threads start on demand; 0 is the core's default (4). On
+ * uv, libuv's pool runs that work and its size is libuv's
+ * UV_THREADPOOL_SIZE. Read when the runtime is created. */
+static ZEND_INI_MH(OnUpdateThreadPoolSize)
+{
+	zend_long n = ZEND_STRTOL(ZSTR_VAL(new_value), NULL, 10);
+	if (n < 0 || n > 1024) {
+		php_error_docref(NULL, E_WARNING, "async.thread_pool_size must be between 0 (the default) and 1024");
+		return FAILURE;
+	}
+	ASYNC_G(thread_pool_size) = n;
+	return SUCCESS;
+}
+
 PHP_INI_BEGIN()
 	STD_PHP_INI_ENTRY("async.reactor", "uv", PHP_INI_ALL, OnUpdateString, reactor, zend_async_globals, async_globals)
 	STD_PHP_INI_ENTRY("async.backend_dir", "", PHP_INI_ALL, OnUpdateString, backend_dir, zend_async_globals, async_globals)
@@ -102,6 +118,7 @@ PHP_INI_BEGIN()
 	PHP_INI_ENTRY("async.stack_cache", "128", PHP_INI_ALL, OnUpdateStackCache)
 	PHP_INI_ENTRY("async.stall_timeout", "10", PHP_INI_ALL, async_on_update_stall_timeout)
 	PHP_INI_ENTRY("async.file_offload", "auto", PHP_INI_ALL, OnUpdateFileOffload)
+	PHP_INI_ENTRY("async.thread_pool_size", "0", PHP_INI_ALL, OnUpdateThreadPoolSize)
 PHP_INI_END()
 
 /* -------------------------------------------------------------- runtime */
@@ -116,6 +133,7 @@ static int create_runtime(tasync_runtime_t **out, char *errbuf, size_t errbuf_si
 	o.backend_dir = ASYNC_G(backend_dir) && *ASYNC_G(backend_dir) ? ASYNC_G(backend_dir) : NULL;
 	o.stack_size = (size_t) ASYNC_G(stack_size);
 	o.stack_cache = (uint32_t) ASYNC_G(stack_cache);
+	o.thread_pool_size = (uint32_t) ASYNC_G(thread_pool_size);
 	o.host = &async_host;
 	o.errbuf = errbuf;
 	o.errbuf_size = errbuf_size;
@@ -404,6 +422,7 @@ static PHP_RINIT_FUNCTION(async)
 	/* ext/sockets and ext/mysqli loaded after async (dl()) are taken over now. */
 	async_io_sockets_startup();
 	async_io_mysqli_startup();
+	async_io_pdo_startup();
 	register_end_of_script();
 	return SUCCESS;
 }

@@ -613,5 +613,6 @@ void async_io_request_shutdown(void)
 #endif
 	async_io_stdio_request_shutdown();
 	async_io_proc_request_shutdown();
+	async_io_pdo_request_shutdown();
 	io_busy_request_shutdown();
 }

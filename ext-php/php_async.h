@@ -227,6 +227,7 @@ ZEND_BEGIN_MODULE_GLOBALS(async)
 	zend_long stack_cache;
 	double stall_timeout;            /* seconds, 0: no watchdog (C25) */
 	zend_long file_offload;          /* async.file_offload: ASYNC_IO_OFFLOAD_* */
+	zend_long thread_pool_size;      /* async.thread_pool_size: 0 = the core's default */
 
 	tasync_runtime_t *rt;
 	tasync_coroutine_t *main_co;      /* borrowed from the runtime */

@@ -236,6 +236,9 @@ void async_io_sockets_startup(void);
 void async_io_sockets_shutdown(void);
 /* Likewise for ext/mysqli (mysqli_poll). */
 void async_io_mysqli_startup(void);
+/* io_pdo.c: rule C24 for PDO statements' result sets. */
+void async_io_pdo_startup(void);
+void async_io_pdo_request_shutdown(void);
 void async_io_mysqli_shutdown(void);
 #ifdef ASYNC_HAVE_CURL
 /* After ext/curl's MINIT (async's optional dependency on curl). */

@@ -8,11 +8,19 @@
  * Notes on libev that shape this file:
  *  - Readiness: one ev_io per io handle. libev's epoll backend is
  *    level-triggered, which is what G5 asks for. libev folds EPOLLHUP and
- *    EPOLLERR into readable/writable readiness and has no priority events,
- *    so TASYNC_IO_HANGUP and TASYNC_IO_ERROR are never reported (a hangup
- *    or a pending error shows as readiness for the interests asked, and the
- *    caller's read/write then returns 0 or the error), and an interest in
- *    TASYNC_IO_PRIORITY is refused with -ENOTSUP.
+ *    EPOLLERR into readable/writable readiness, so TASYNC_IO_HANGUP and
+ *    TASYNC_IO_ERROR are never reported (a hangup or a pending error shows
+ *    as readiness for the interests asked, and the caller's read/write then
+ *    returns 0 or the error).
+ *  - Priority data: libev has no POLLPRI interest. A loop that is asked for
+ *    TASYNC_IO_PRIORITY opens an epoll set of its own (level-triggered,
+ *    EPOLLPRI) and watches that set's fd with one ev_io; when it is
+ *    readable, epoll_wait(0) says which handles have urgent data. epoll
+ *    drops a registration only when the last descriptor of the file is
+ *    closed, so a registration whose EPOLL_CTL_DEL fails (the caller closed
+ *    the fd first, G4) might outlive its handle: the set is then rebuilt
+ *    from the live handles, and the stale entry goes with the old set. A
+ *    fork (G11) rebuilds it too.
  *  - libev aborts (an assertion in its epoll backend) when epoll_ctl meets a
  *    closed fd. G4 lets the caller close an fd while its handle is open, so
  *    every io handle whose registration changed since the last loop_run is
@@ -36,7 +44,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <time.h>
+#include <unistd.h>
 
 #define EV_BACKEND_NAME "ev"
 
@@ -53,6 +63,10 @@ struct tasync_loop {
     struct tasync_handle *dirty;
     /* Closed handles freed when the current loop_run ends. */
     struct tasync_handle *zombies;
+    /* The epoll set of priority interests, -1 until one is asked for, and
+     * the ev_io that watches it. */
+    int prio_fd;
+    ev_io prio_io;
 };
 
 /* An io handle. */
@@ -67,7 +81,8 @@ struct tasync_handle {
     struct tasync_handle *dirty_next;
     struct tasync_handle *zombie_next;
     int fd;
-    unsigned events; /* wanted TASYNC_IO_READABLE|WRITABLE; 0 = stopped */
+    unsigned events;     /* wanted TASYNC_IO_READABLE|WRITABLE|PRIORITY; 0 = stopped */
+    unsigned char in_prio; /* fd is registered in loop->prio_fd */
     ev_io io;
 };
 
@@ -117,6 +132,73 @@ static void free_zombies(struct tasync_loop *l) {
     }
 }
 
+/* ========================================================= priority */
+
+static void on_prio(struct ev_loop *ev, ev_io *w, int revents);
+
+static int prio_add(struct tasync_loop *l, struct tasync_handle *h) {
+    struct epoll_event e;
+    memset(&e, 0, sizeof(e));
+    e.events = EPOLLPRI;
+    e.data.ptr = h;
+    if (epoll_ctl(l->prio_fd, EPOLL_CTL_ADD, h->fd, &e) != 0) return -errno;
+    h->in_prio = 1;
+    return 0;
+}
+
+/* Opens the epoll set of priority interests and its watcher. */
+static int prio_open(struct tasync_loop *l) {
+    int fd = epoll_create1(EPOLL_CLOEXEC);
+    if (fd < 0) return -errno;
+    l->prio_fd = fd;
+    ev_io_init(&l->prio_io, on_prio, fd, EV_READ);
+    l->prio_io.data = l;
+    ev_io_start(l->ev, &l->prio_io);
+    return 0;
+}
+
+/* Replaces the epoll set by a new one holding every live handle that wants
+ * priority data, except skip (being taken out). The watcher is stopped before the old set is closed, as
+ * libev asks of an fd that goes away. A handle whose fd can no longer be
+ * registered is left for check_dirty, which reports -EBADF. */
+static int prio_rebuild(struct tasync_loop *l, struct tasync_handle *skip) {
+    struct tasync_handle *h;
+    int rc;
+    ev_io_stop(l->ev, &l->prio_io);
+    close(l->prio_fd);
+    l->prio_fd = -1;
+    for (h = l->all; h != NULL; h = h->all_next) h->in_prio = 0;
+    rc = prio_open(l);
+    if (rc != 0) return rc;
+    for (h = l->all; h != NULL; h = h->all_next) {
+        if (h == skip || h->closed || !(h->events & TASYNC_IO_PRIORITY)) continue;
+        if (prio_add(l, h) != 0) mark_dirty(h);
+    }
+    return 0;
+}
+
+/* Takes h out of the priority set. Returns 0 or a negative error (the set
+ * could not be rebuilt). */
+static int prio_remove(struct tasync_handle *h) {
+    struct tasync_loop *l = h->loop;
+    struct epoll_event e;
+    if (!h->in_prio) return 0;
+    h->in_prio = 0;
+    memset(&e, 0, sizeof(e));
+    if (epoll_ctl(l->prio_fd, EPOLL_CTL_DEL, h->fd, &e) == 0) return 0;
+    /* EBADF or ENOENT: the fd was closed (or its number reused) first. If
+     * another descriptor of the file is still open, epoll keeps the entry
+     * and would hand out h after it is freed: drop the whole set. */
+    return prio_rebuild(l, h);
+}
+
+/* Stops watching h entirely (an error was reported, or io_stop). */
+static void stop_all(struct tasync_handle *h) {
+    ev_io_stop(h->loop->ev, &h->io);
+    (void)prio_remove(h);
+    h->events = 0;
+}
+
 /* ========================================================= callbacks */
 
 static void on_io(struct ev_loop *ev, ev_io *w, int revents) {
@@ -128,8 +210,7 @@ static void on_io(struct ev_loop *ev, ev_io *w, int revents) {
     if (revents & EV_ERROR) {
         /* libev could not (re)register the fd and has stopped the watcher. */
         int err = fcntl(h->fd, F_GETFD) < 0 ? -errno : -EIO;
-        ev_io_stop(l->ev, &h->io);
-        h->events = 0;
+        stop_all(h);
         l->dispatched++;
         h->cb(h, h->data, err, 0);
         return;
@@ -140,6 +221,35 @@ static void on_io(struct ev_loop *ev, ev_io *w, int revents) {
     if (ready == 0) return;
     l->dispatched++;
     h->cb(h, h->data, 0, ready);
+}
+
+/* The priority set is readable: dispatch what it holds. A handle closed
+ * by an earlier callback of the same batch is still allocated (a zombie
+ * until loop_run ends) and is skipped. */
+static void on_prio(struct ev_loop *ev, ev_io *w, int revents) {
+    struct tasync_loop *l = w->data;
+    struct epoll_event evs[64];
+    int n, i;
+    (void)ev;
+    (void)revents;
+    n = epoll_wait(l->prio_fd, evs, 64, 0);
+    for (i = 0; i < n; i++) {
+        struct tasync_handle *h = evs[i].data.ptr;
+        if (h->closed || !h->in_prio || !(h->events & TASYNC_IO_PRIORITY)) continue;
+        if (fcntl(h->fd, F_GETFD) < 0) {
+            /* G4: the caller closed the fd; another descriptor of the file
+             * keeps the entry alive. Only an error may be reported. */
+            int err = -errno;
+            stop_all(h);
+            l->dispatched++;
+            h->cb(h, h->data, err, 0);
+            continue;
+        }
+        /* Urgent data, or a hangup / an error (epoll reports those to
+         * every entry): the caller looks and meets what is there. */
+        l->dispatched++;
+        h->cb(h, h->data, 0, TASYNC_IO_PRIORITY);
+    }
 }
 
 static void on_nothing_async(struct ev_loop *ev, ev_async *w, int revents) {
@@ -167,8 +277,7 @@ static void check_dirty(struct tasync_loop *l) {
         }
         if (h->events != 0 && fcntl(h->fd, F_GETFD) < 0) {
             int err = -errno;
-            ev_io_stop(l->ev, &h->io);
-            h->events = 0;
+            stop_all(h);
             l->dispatched++;
             h->cb(h, h->data, err, 0);
         }
@@ -204,6 +313,7 @@ static int ev_loop_create_(const tasync_loop_options_t *opts, tasync_loop_t **ou
     ev_async_start(l->ev, &l->wakeup);
     ev_timer_init(&l->wait_timer, on_nothing_timer, 0., 0.);
     l->wait_timer.data = l;
+    l->prio_fd = -1;
     *out = l;
     return 0;
 }
@@ -214,6 +324,10 @@ static void ev_loop_destroy_(tasync_loop_t *loop) {
     for (h = loop->all; h != NULL; h = h->all_next) ev_io_stop(loop->ev, &h->io);
     ev_timer_stop(loop->ev, &loop->wait_timer);
     ev_async_stop(loop->ev, &loop->wakeup);
+    if (loop->prio_fd >= 0) {
+        ev_io_stop(loop->ev, &loop->prio_io);
+        close(loop->prio_fd);
+    }
     ev_loop_destroy(loop->ev);
     while (loop->all != NULL) free_handle(loop->all);
     free(loop);
@@ -262,10 +376,12 @@ static uint64_t ev_loop_now_(tasync_loop_t *loop) {
 
 /* G11: libev re-creates its epoll set and its wakeup pipe at the next
  * ev_run and registers every watcher again (ev_loop_fork); until then it
- * only records changes. */
+ * only records changes. The priority set is the parent's too: the child
+ * gets a new one. */
 static int ev_loop_fork_(tasync_loop_t *loop) {
     if (loop == NULL) return -EINVAL;
     ev_loop_fork(loop->ev);
+    if (loop->prio_fd >= 0) return prio_rebuild(loop, NULL);
     return 0;
 }
 
@@ -293,25 +409,40 @@ static int ev_io_open_(tasync_loop_t *loop, int fd, tasync_io_cb cb, void *data,
 static int ev_io_stop_(tasync_handle_t *h) {
     if (h == NULL) return -EINVAL;
     if (h->events == 0) return 0;
-    /* Dropping the interest never reaches epoll_ctl (libev leaves the fd
-     * registered until it reports an unwanted event), so no check. */
+    /* Dropping the interest never reaches libev's epoll_ctl (libev leaves
+     * the fd registered until it reports an unwanted event), so no check;
+     * the priority set is told at once. */
     ev_io_stop(h->loop->ev, &h->io);
     h->events = 0;
-    return 0;
+    return prio_remove(h);
 }
 
 static int ev_io_start_(tasync_handle_t *h, unsigned events) {
-    int mask = 0;
+    struct tasync_loop *l;
+    unsigned rw;
+    int mask = 0, rc;
     if (h == NULL || h->closed) return -EINVAL;
-    if (events & TASYNC_IO_PRIORITY) return -ENOTSUP; /* libev has no POLLPRI */
-    events &= TASYNC_IO_READABLE | TASYNC_IO_WRITABLE;
+    l = h->loop;
+    events &= TASYNC_IO_READABLE | TASYNC_IO_WRITABLE | TASYNC_IO_PRIORITY;
     if (events == h->events) return 0;
     if (events == 0) return ev_io_stop_(h);
-    if (events & TASYNC_IO_READABLE) mask |= EV_READ;
-    if (events & TASYNC_IO_WRITABLE) mask |= EV_WRITE;
-    ev_io_stop(h->loop->ev, &h->io);
-    ev_io_set(&h->io, h->fd, mask);
-    ev_io_start(h->loop->ev, &h->io);
+    if ((events & TASYNC_IO_PRIORITY) && !h->in_prio) {
+        if (l->prio_fd < 0 && (rc = prio_open(l)) != 0) return rc;
+        /* A closed fd fails here (EBADF), before anything changed. */
+        if ((rc = prio_add(l, h)) != 0) return rc;
+    } else if (!(events & TASYNC_IO_PRIORITY) && h->in_prio) {
+        if ((rc = prio_remove(h)) != 0) return rc;
+    }
+    rw = events & (TASYNC_IO_READABLE | TASYNC_IO_WRITABLE);
+    if (rw != (h->events & (TASYNC_IO_READABLE | TASYNC_IO_WRITABLE))) {
+        ev_io_stop(l->ev, &h->io);
+        if (rw != 0) {
+            if (rw & TASYNC_IO_READABLE) mask |= EV_READ;
+            if (rw & TASYNC_IO_WRITABLE) mask |= EV_WRITE;
+            ev_io_set(&h->io, h->fd, mask);
+            ev_io_start(l->ev, &h->io);
+        }
+    }
     h->events = events;
     mark_dirty(h);
     return 0;
@@ -320,8 +451,8 @@ static int ev_io_start_(tasync_handle_t *h, unsigned events) {
 static void ev_handle_close_(tasync_handle_t *h) {
     if (h == NULL || h->closed) return;
     h->closed = 1;
-    ev_io_stop(h->loop->ev, &h->io);
-    h->events = 0;
+    /* Out of the priority set before the memory can go (G3). */
+    stop_all(h);
     maybe_release(h);
 }
 
@@ -334,7 +465,7 @@ static tasync_backend_t g_table = {
     TASYNC_ABI_VERSION,
     EV_BACKEND_NAME,
     g_version,
-    0,
+    TASYNC_CAP_PRIORITY,
     0,
     ev_loop_create_,
     ev_loop_destroy_,

@@ -461,6 +461,55 @@ TEST_F(Io, PriorityDataIsReported) {
     EXPECT_TRUE(w.events[0].revents & TASYNC_IO_PRIORITY) << events_text(w.events[0].revents);
 }
 
+TEST_F(Io, PriorityInterestIsLevelTriggeredAndDroppedWithTheInterestOrTheHandle) {
+    if (!has_cap(TASYNC_CAP_PRIORITY)) GTEST_SKIP() << "no TASYNC_CAP_PRIORITY";
+    Fd listener(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    ASSERT_GE(listener.get(), 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(bind(listener, reinterpret_cast<sockaddr *>(&addr), sizeof(addr)), 0);
+    socklen_t len = sizeof(addr);
+    ASSERT_EQ(getsockname(listener, reinterpret_cast<sockaddr *>(&addr), &len), 0);
+    ASSERT_EQ(listen(listener, 1), 0);
+    Fd client(socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    ASSERT_EQ(connect(client, reinterpret_cast<sockaddr *>(&addr), sizeof(addr)), 0);
+    Fd server(accept4(listener, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK));
+    ASSERT_GE(server.get(), 0);
+    char c = '!';
+    ASSERT_EQ(send(client, &c, 1, MSG_OOB), 1);
+
+    // G5: reported again while the urgent byte is unread.
+    Watch w;
+    ASSERT_EQ(w.open(loop, server), 0);
+    ASSERT_EQ(w.start(TASYNC_IO_PRIORITY), 0);
+    ASSERT_TRUE(wait_event(w));
+    ASSERT_TRUE(wait_event(w, 2)) << "G5: priority data left unread is reported again";
+    EXPECT_TRUE(w.events[1].revents & TASYNC_IO_PRIORITY) << events_text(w.events[1].revents);
+
+    // Dropping the interest (readable only; nothing ordinary to read) ends
+    // the reports; asking again brings them back.
+    ASSERT_EQ(w.start(TASYNC_IO_READABLE), 0);
+    std::size_t n = w.events.size();
+    loop.run_for(20 * kMs);
+    EXPECT_EQ(w.events.size(), n) << "no priority report after the interest was dropped";
+    ASSERT_EQ(w.start(TASYNC_IO_READABLE | TASYNC_IO_PRIORITY), 0);
+    ASSERT_TRUE(wait_event(w, n + 1));
+    EXPECT_TRUE(w.events.back().revents & TASYNC_IO_PRIORITY) << events_text(w.events.back().revents);
+
+    // The handle closed and another opened on the same fd at once (G4):
+    // only the new one hears the urgent byte.
+    w.h.close();
+    n = w.events.size();
+    Watch fresh;
+    ASSERT_EQ(fresh.open(loop, server), 0);
+    ASSERT_EQ(fresh.start(TASYNC_IO_PRIORITY), 0);
+    ASSERT_TRUE(wait_event(fresh));
+    EXPECT_TRUE(fresh.events[0].revents & TASYNC_IO_PRIORITY) << events_text(fresh.events[0].revents);
+    loop.run_for(10 * kMs);
+    EXPECT_EQ(w.events.size(), n) << "G3: nothing after handle_close";
+}
+
 TEST_F(Io, G10_BadArgumentsAreRefusedWithNegativeErrno) {
     Handle h;
     const int rc = B().io_open(loop, -1, &Watch::fired, nullptr, h.out());
