@@ -225,20 +225,26 @@ TEST_F(SlowClock, UnrefFromAnotherThreadAsTheRuntimeGoesToSleepEndsTheRun) {
 class SlowWakeup : public RuntimeTest {
 protected:
     void SetUp() override { create(fake_path("slow-wakeup").c_str()); }
+
+    // A coroutine polls with a 1 ms timeout until the callback that the
+    // returned thread posts (while the runtime polls, so that post() calls
+    // the wakeup) has run; the run then ends, the poster still inside post().
+    std::thread run_until_posted(std::atomic<bool> &ran) {
+        go([this, &ran](tasync_coroutine_t *) {
+            while (!ran.load()) tasync_delay(rt, 1 * kMs, nullptr, nullptr);
+        });
+        std::thread th([this, &ran] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(3));
+            tasync_runtime_post(rt, [](void *p) { static_cast<std::atomic<bool> *>(p)->store(true); }, &ran);
+        });
+        EXPECT_EQ(run(), 0);
+        return th;
+    }
 };
 
 TEST_F(SlowWakeup, DestructionWaitsForAThreadStillInsidePost) {
     std::atomic<bool> ran{false};
-    go([&](tasync_coroutine_t *) {
-        // Polls with a 1 ms timeout until the posted callback ran.
-        while (!ran.load()) tasync_delay(rt, 1 * kMs, nullptr, nullptr);
-    });
-    std::thread th([&] {
-        // Posts while the runtime polls: then post() calls the wakeup.
-        std::this_thread::sleep_for(std::chrono::milliseconds(3));
-        tasync_runtime_post(rt, [](void *p) { static_cast<std::atomic<bool> *>(p)->store(true); }, &ran);
-    });
-    EXPECT_EQ(run(), 0);
+    std::thread th = run_until_posted(ran);
     EXPECT_TRUE(ran.load());
     tasync_runtime_destroy(rt);
     rt = nullptr;
@@ -250,14 +256,7 @@ TEST_F(SlowWakeup, DestructionWaitsForAThreadStillInsidePost) {
 // (it hung there once in CI, with a pool worker posting its completion).
 TEST_F(SlowWakeup, AChildForkedWhileAThreadIsInsidePostDestroysItsRuntime) {
     std::atomic<bool> ran{false};
-    go([&](tasync_coroutine_t *) {
-        while (!ran.load()) tasync_delay(rt, 1 * kMs, nullptr, nullptr);
-    });
-    std::thread th([&] {
-        std::this_thread::sleep_for(std::chrono::milliseconds(3));
-        tasync_runtime_post(rt, [](void *p) { static_cast<std::atomic<bool> *>(p)->store(true); }, &ran);
-    });
-    EXPECT_EQ(run(), 0);
+    std::thread th = run_until_posted(ran);
     // The poster is still inside post() for most of 20 ms.
     pid_t pid = fork();
     if (pid == 0) {
@@ -266,17 +265,7 @@ TEST_F(SlowWakeup, AChildForkedWhileAThreadIsInsidePostDestroysItsRuntime) {
     }
     th.join();
     ASSERT_GT(pid, 0);
-    int status = 0;
-    pid_t got = 0;
-    for (int i = 0; i < 500 && (got = waitpid(pid, &status, WNOHANG)) == 0; i++)
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    if (got == 0) {
-        kill(pid, SIGKILL);
-        waitpid(pid, &status, 0);
-        FAIL() << "the child's tasync_runtime_destroy hung";
-    }
-    ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
-    EXPECT_EQ(WEXITSTATUS(status), 0);
+    EXPECT_TRUE(child_exits_cleanly(pid, 5, "the child's tasync_runtime_destroy"));
 }
 
 // Issue 4: when the kernel refuses io_uring, loading the uring backend fails

@@ -7,11 +7,17 @@
 
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+
 #include <atomic>
+#include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace tasync_test {
@@ -167,5 +173,25 @@ protected:
 };
 
 inline constexpr uint64_t kMs = 1000000ull;
+
+// Waits up to `seconds` for the child `pid` to end and returns a failure
+// unless it exited with status 0. A child still running then is killed (by
+// its pid, and reaped) and reported as hung, so that a hang fails the test
+// instead of the whole run.
+inline ::testing::AssertionResult child_exits_cleanly(pid_t pid, int seconds, const char *what) {
+    int status = 0;
+    pid_t got = 0;
+    for (int i = 0; i < seconds * 100 && (got = waitpid(pid, &status, WNOHANG)) == 0; i++)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (got == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        return ::testing::AssertionFailure() << what << " hung (killed after " << seconds << " s)";
+    }
+    if (got != pid) return ::testing::AssertionFailure() << "waitpid failed: " << std::strerror(errno);
+    if (!WIFEXITED(status)) return ::testing::AssertionFailure() << "killed by signal " << WTERMSIG(status);
+    if (WEXITSTATUS(status) != 0) return ::testing::AssertionFailure() << "exit status " << WEXITSTATUS(status);
+    return ::testing::AssertionSuccess();
+}
 
 }  // namespace tasync_test
