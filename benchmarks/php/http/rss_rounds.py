@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where a server's RSS goes, round after round (issue 13, "RSS flat").
 
-    python3 rss_rounds.py PID PORT [--rounds=8] [--connections=1000] [--seconds=2] [--stack-stride=580]
+    python3 rss_rounds.py PID PORT [--rounds=8] [--connections=1000] [--seconds=2] [--stack-stride=324]
 
 PID is a running server of this folder (server.php on the runtime), PORT its
 port. Each round runs wrk twice (1 s, then --seconds) with --connections
@@ -10,7 +10,7 @@ server's RSS (/proc/PID/smaps_rollup), which of its mappings grew since the
 round before (anonymous mappings are named by size: Zend MM chunks are
 2 MiB mappings, the coroutine stack slabs the large ones, glibc's heap
 [heap]), and how many pages of each coroutine stack are resident
-(/proc/PID/pagemap; --stack-stride: the pool's stack stride in KiB, 512 KiB
+(/proc/PID/pagemap; --stack-stride: the pool's stack stride in KiB, 256 KiB
 of async.stack_size + the 64 KiB guard + one page by default).
 Reading pagemap needs the same user as the server.
 """
@@ -25,7 +25,7 @@ PAGE = 4096
 
 
 def parse_args(argv):
-    opts = {'rounds': 8, 'connections': 1000, 'seconds': 2, 'stack-stride': 580}
+    opts = {'rounds': 8, 'connections': 1000, 'seconds': 2, 'stack-stride': 324}
     pos = []
     for a in argv[1:]:
         m = re.match(r'^--([a-z-]+)=(\d+)$', a)
