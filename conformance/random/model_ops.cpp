@@ -330,12 +330,16 @@ void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns,
     // skips it then, its coroutines do not become zombies.
     learn_unseen_cancel(s);
     // The core's dispose first lets the errors nobody received in s move
-    // up (S10; only a failed scope holds such errors): one that reaches the
-    // global scope starts the shutdown there, whose sweep may complete
-    // scopes (s's parent, say, its coroutines gone while s and its
-    // siblings are still open) before s and the rest are disposed.
-    if (error_may_flow() && s->queryable() && (s->failed || (tasync_scope_flags(s->core) & TASYNC_SCOPE_FAILED)))
-        learn_shutdown_phase(std::vector<CoRec *>(unfinished));
+    // up (S10): only a scope that failed before its dispose holds such
+    // errors, and then the dispose skips it (failed, not disposed; one
+    // that fails later was disposed first). One that reaches the global
+    // scope starts the shutdown there, whose sweep may complete scopes (s's
+    // parent, say, its coroutines gone while s and its siblings are still
+    // open) before s and the rest are disposed.
+    if (error_may_flow() && s->queryable()) {
+        const uint32_t f = tasync_scope_flags(s->core);
+        if ((f & TASYNC_SCOPE_FAILED) && !(f & TASYNC_SCOPE_DISPOSED)) learn_shutdown_phase(std::vector<CoRec *>(unfinished));
+    }
     // A scope an error moving up during this very dispose cancelled after
     // the dispose marked it (S10 inside S7) is disposed all the same: the
     // runtime's flags say which.
