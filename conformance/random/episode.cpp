@@ -113,7 +113,7 @@ CoRec *Episode::current() {
 void Episode::trace(const std::string &line) {
     if (opts.verbose) std::fprintf(stderr, "%s\n", line.c_str());
     std::lock_guard<std::mutex> lock(trace_mu_);
-    if (trace_.size() >= kTraceLines) trace_.pop_front();
+    if (!opts.trace_all && trace_.size() >= kTraceLines) trace_.pop_front();
     trace_.push_back(line);
 }
 
@@ -198,6 +198,11 @@ void Episode::on_enter(tasync_coroutine_t *co, void *data) {
     // the return to where route_error parked it.
     if ((c->state == CoState::Ending || (c->state == CoState::Running && c->in_route)) && c->core != nullptr &&
         (tasync_coroutine_flags(c->core) & TASYNC_CO_COMPLETED))
+        sync();
+    // A coroutine parked on its own stack to hold its error resumes to let
+    // it flow (the last handle went unobserved, S10): what ended before this
+    // switch (a coroutine that returned, say) ended before the error flows.
+    else if (c->state == CoState::Done)
         sync();
     if (c->state == CoState::Done && c->in_route) return;  // resumed where route_error parked it (S10)
     if (c->state == CoState::Done && c->outcome_failed && c->error != nullptr &&
@@ -524,13 +529,19 @@ void Episode::learn_escalations(bool failures_only, const std::vector<CoRec *> *
             cancel_scope(&s, learned_slot(), false, true);
         }
     }
+    learn_shutdown_phase(known);
+}
+
+// The shutdown phase an unhandled error (S10, C15) or a deadlock started.
+void Episode::learn_shutdown_phase(const std::vector<CoRec *> &known) {
+    if (failed || destroyed) return;
     const int phase = tasync_runtime_shutdown_phase(rt);
     if (phase != shutdown_phase) {
         RANDOM_CHECK(*this, phase > shutdown_phase,
                      "C15: the shutdown phase went back from " << shutdown_phase << " to " << phase);
         RANDOM_CHECK(*this, error_may_flow() || deadlock_seen,
                      "C15: shutdown phase " << phase << " without a shutdown request or an unhandled error");
-        if (opts.verbose) trace("   model: learned shutdown phase " + std::to_string(phase));
+        if (tracing()) trace("   model: learned shutdown phase " + std::to_string(phase));
         if (shutdown_phase == TASYNC_SHUTDOWN_NONE) start_shutdown(slot(nullptr, true), &known);
         if (phase == TASYNC_SHUTDOWN_FORCED) forced_shutdown(&known);
         shutdown_phase = phase;

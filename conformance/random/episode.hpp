@@ -29,7 +29,8 @@ struct Options {
     std::uint64_t episode_ops = 0;  // 0: drawn per episode
     bool exact = false;             // no wall-clock-dependent operations
     bool keep_going = false;        // report every failing episode, not only the first
-    bool verbose = false;
+    bool verbose = false;           // print the trace, the model's steps included, as it goes
+    bool trace_all = false;         // keep the whole trace, the model's steps included, for the report
     unsigned wall_cap_s = 60;       // an episode running longer is a hang
     std::string backend;
     std::string program = "build/conformance/random/tasync-random";  // for the replay command
@@ -128,6 +129,7 @@ public:
     void fail(const std::string &what);
     // Appends to the trace (the last operations are printed on failure).
     void trace(const std::string &line);
+    bool tracing() const { return opts.verbose || opts.trace_all; }
     // The running coroutine's record (main's outside spawned coroutines).
     CoRec *current();
     CoRec *rec_of(tasync_coroutine_t *co);
@@ -205,6 +207,8 @@ public:
     bool cancel_allowed(CoRec *self);
     bool unseen_cancel_possible(CoRec *c);
     bool scope_unseen_cancel_possible(ScopeRec *s);
+    void learn_unseen_cancel(ScopeRec *s);
+    void learn_shutdown_phase(const std::vector<CoRec *> &known);
     bool learn_closed(ScopeRec *s);
     void expect_cancel_outcome(CoRec *self, int rc, void *err, const char *what);
 

@@ -77,7 +77,7 @@ ScopeRec *Episode::scope_of_current() {
 }
 
 void Episode::spawned(CoRec *c, ScopeRec *s) {
-    if (opts.verbose && c->kind == CoKind::Finally) trace("   model: " + name(c) + " spawned");
+    if (tracing() && c->kind == CoKind::Finally) trace("   model: " + name(c) + " spawned");
     c->scope = s;
     c->state = CoState::New;
     s->coroutines.push_back(c);
@@ -141,7 +141,7 @@ void Episode::learn_liveness(ScopeRec *root) {
 // spawned (in that order, as the core does).
 void Episode::finished(CoRec *c) {
     if (c->state == CoState::Done) return;
-    if (opts.verbose) trace("   model: " + name(c) + " completed");
+    if (tracing()) trace("   model: " + name(c) + " completed");
     c->state = CoState::Done;
     c->done_seq = ++done_counter;
     c->wait = WaitRec{};
@@ -219,7 +219,7 @@ void Episode::spawn_finally(FinRec *f, ScopeRec *charge_to) {
 
 void Episode::complete_scope(ScopeRec *s) {
     if (s->completed) return;
-    if (opts.verbose) trace("   model: " + name(s) + " completed");
+    if (tracing()) trace("   model: " + name(s) + " completed");
     s->completed = true;
     s->dispose_timer = false;
     for (FinRec *f : s->finals) spawn_finally(f, s);
@@ -251,7 +251,7 @@ void Episode::cancel_co(CoRec *c, ErrSlot *err) {
     }
     if (c->cancel_requested) return;
     if (c->kind == CoKind::Main && in_final_run) return;
-    if (opts.verbose) trace("   model: " + name(c) + " cancelled");
+    if (tracing()) trace("   model: " + name(c) + " cancelled");
     c->cancel_requested = true;
     // A cancellation the model could not see may have come first: then any
     // cancellation error may be the one it carries.
@@ -290,7 +290,7 @@ void Episode::cancel_co(CoRec *c, ErrSlot *err) {
 void Episode::cancel_scope(ScopeRec *s, ErrSlot *err, bool explicit_call, bool learned) {
     (void)explicit_call;
     if (s->cancelled) return;
-    if (opts.verbose) trace("   model: " + name(s) + " cancelled");
+    if (tracing()) trace("   model: " + name(s) + " cancelled");
     s->cancelled = true;
     s->closed = true;
     s->cancel_error = err;
@@ -304,9 +304,42 @@ void Episode::cancel_scope(ScopeRec *s, ErrSlot *err, bool explicit_call, bool l
     if (s->all == 0) complete_scope(s);
 }
 
+// A scope the tester no longer holds is not read by learn_escalations; a
+// coroutine the model has in it still is (the runtime keeps a coroutine's
+// scope alive while the coroutine is in it), and so is the scope through
+// it. A cancellation found there that no dispose made (S7 marks what it
+// disposes before it cancels) is learned.
+void Episode::learn_unseen_cancel(ScopeRec *s) {
+    if (s->cancelled || s->queryable() || s->is_global || s->dead || s->core == nullptr || destroyed) return;
+    for (CoRec *c : s->coroutines) {
+        if (c->freed || c->core == nullptr || !c->unfinished() || tasync_coroutine_scope(c->core) != s->core) continue;
+        const uint32_t f = tasync_scope_flags(s->core);
+        if (!(f & TASYNC_SCOPE_CANCELLED) || (f & TASYNC_SCOPE_DISPOSED)) return;
+        RANDOM_CHECK(*this, scope_unseen_cancel_possible(s),
+                     "S6: " << name(s) << " was cancelled, by nobody the tester knows of");
+        cancel_scope(s, learned_slot(), false, true);
+        return;
+    }
+}
+
 // S7 (and S8 for TASYNC_DISPOSE_ON_RELEASE).
 void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns, std::uint64_t started_ns) {
     if (s->disposed) return;
+    // A scope the tester released may have been cancelled where the model
+    // could not see it (an error moving up, S10): the runtime's dispose
+    // skips it then, its coroutines do not become zombies.
+    learn_unseen_cancel(s);
+    // The core's dispose first lets the errors nobody received in s move
+    // up (S10): only a scope that failed before its dispose holds such
+    // errors, and then the dispose skips it (failed, not disposed; one
+    // that fails later was disposed first). One that reaches the global
+    // scope starts the shutdown there, whose sweep may complete scopes (s's
+    // parent, say, its coroutines gone while s and its siblings are still
+    // open) before s and the rest are disposed.
+    if (error_may_flow() && s->queryable()) {
+        const uint32_t f = tasync_scope_flags(s->core);
+        if ((f & TASYNC_SCOPE_FAILED) && !(f & TASYNC_SCOPE_DISPOSED)) learn_shutdown_phase(std::vector<CoRec *>(unfinished));
+    }
     // A scope an error moving up during this very dispose cancelled after
     // the dispose marked it (S10 inside S7) is disposed all the same: the
     // runtime's flags say which.
@@ -325,7 +358,28 @@ void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns,
     s->closed = true;
     std::vector<ScopeRec *> kids = s->children;
     for (ScopeRec *k : kids) {
-        if (!k->dead) dispose_scope(k, strategy, timeout_ns, started_ns);
+        if (k->dead) continue;
+        const bool was_cancelled = k->cancelled;
+        dispose_scope(k, strategy, timeout_ns, started_ns);
+        // A child's dispose first lets the errors nobody received in it
+        // move up (S10): one that cancels an ancestor there (no handler)
+        // cuts the child's dispose short, before the child is marked
+        // disposed, and the cancellation walks the subtree at that very
+        // moment: the children not disposed yet are cancelled instead, and
+        // what completes in the walk (a child scope's finally callbacks,
+        // charged to it, C11) is there before this scope's completion is
+        // decided. Learned here, from the flags, in the runtime's order.
+        if (was_cancelled || !k->queryable() || !error_may_flow()) continue;
+        const uint32_t kf = tasync_scope_flags(k->core);
+        if (!(kf & TASYNC_SCOPE_CANCELLED) || (kf & TASYNC_SCOPE_DISPOSED)) continue;
+        ScopeRec *top = k;
+        for (ScopeRec *p = k->parent; p != nullptr && in_subtree(p, s); p = p->parent) {
+            if (p->queryable() && !p->cancelled && (tasync_scope_flags(p->core) & TASYNC_SCOPE_CANCELLED)) top = p;
+        }
+        if (!top->cancelled) {
+            if (tracing()) trace("   model: " + name(top) + " cancelled by an error a dispose let move up");
+            cancel_scope(top, learned_slot(), false, true);
+        }
     }
     if (strategy == TASYNC_DISPOSE_CANCEL) {
         cancel_scope(s, slot(nullptr, true), false);
@@ -352,7 +406,7 @@ void Episode::learn_let_go(GroupRec *g) {
     // when they complete without starting (unseen_cancel_possible).
     if (!g->released || g->let_go || !g->scope_ref || g->scope->disposed || failed || destroyed) return;
     if (!(tasync_scope_flags(g->scope->core) & TASYNC_SCOPE_DISPOSED)) return;
-    if (opts.verbose) trace("   model: g" + std::to_string(g->gid) + " let go");
+    if (tracing()) trace("   model: g" + std::to_string(g->gid) + " let go");
     g->let_go = true;
     for (CoRec *t : g->tasks) {
         if (t->held && t->state == CoState::New && !t->cancel_requested) cancel_co(t, learned_slot());

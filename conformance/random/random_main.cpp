@@ -35,6 +35,9 @@
 //   --exact            no wall-clock-dependent operations (TASYNC_RANDOM_EXACT=1)
 //   --keep-going       go on after a failing episode, report them all
 //   --wall-cap=S       an episode running longer than S seconds is a hang (60)
+//   --verbose          print the trace, with the model's steps, as it goes
+//   --trace            report the whole trace, with the model's steps, on a
+//                      failure only (timing stays closer to a plain run's)
 // The backend is $TASYNC_TEST_BACKEND (uv, uring, ev; default uv).
 #include <gtest/gtest.h>
 
@@ -87,6 +90,7 @@ void parse(int argc, char **argv) {
         else if (a == "--exact") g_opts.exact = true;
         else if (a == "--keep-going") g_opts.keep_going = true;
         else if (a == "--verbose") g_opts.verbose = true;
+        else if (a == "--trace") g_opts.trace_all = true;
         else {
             std::fprintf(stderr, "tasync-random: unknown option %s\n", argv[i]);
             std::exit(2);
