@@ -552,20 +552,60 @@ static ZEND_NAMED_FUNCTION(async_io_proc_close)
 
 /* -------------------------------------------------------------- proc_open */
 
-/* proc_open(array|string $command, array $descriptor_spec, &$pipes, ...):
- * PHP's own, whose fork() holds the thread while it copies the process
- * (milliseconds for a large one); afterwards the caller lets the others
- * run, so that coroutines starting many children do not stall the rest. A
- * cancellation that arrives in that moment is thrown at the coroutine's next
- * suspension: the child is started and its handle returned. */
+/*
+ * proc_open() is PHP's own, whose fork() holds the thread while it copies
+ * the process: 1-3 ms alone, up to 10 ms while the children of the forks
+ * before it start on the other cores. Coroutines that call it together all
+ * run in one pass of the scheduler, so without more, ten of them stalled
+ * every other coroutine (and the timers) for the sum of their forks.
+ *
+ * So at most one fork happens per pass: the coroutine that forks holds the
+ * gate until it resumes from the yield that follows its fork, which is in
+ * the next pass, after the reactor and the timers have had their turn; one
+ * that finds the gate held yields until it is free. A stall is then one
+ * fork long. A waiter gives up waiting after IO_FORK_GATE_PASSES passes (a
+ * holder that never came back), and the request's end frees the gate.
+ *
+ * A cancellation that arrives while a coroutine waits at the gate fails
+ * proc_open() as PHP does when it cannot start the command (C18: false and a
+ * warning); one that arrives after the fork is thrown at the coroutine's
+ * next suspension: the child is started and its handle returned.
+ */
+#define IO_FORK_GATE_PASSES 1024
+
+ZEND_TLS tasync_coroutine_t *io_fork_gate;
+
 static ZEND_NAMED_FUNCTION(async_io_proc_open)
 {
+	tasync_coroutine_t *co = async_io_coroutine();
+	if (co == NULL) {
+		orig_proc_open(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	for (int passes = 0; io_fork_gate != NULL && io_fork_gate != co && passes < IO_FORK_GATE_PASSES; passes++) {
+		void *err = NULL;
+		int rc = tasync_yield(ASYNC_G(rt), &err);
+		switch (async_io_after_wait(rc, err)) {
+			case ASYNC_IO_READY:
+				continue;
+			case ASYNC_IO_ABORTED:
+				RETURN_THROWS();
+			default:
+				php_error_docref(NULL, E_WARNING, "%s", strerror(ECANCELED));
+				RETURN_FALSE;
+		}
+	}
+	io_fork_gate = co;
 	orig_proc_open(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-	if (EG(exception) || async_io_coroutine() == NULL) {
+	if (EG(exception)) {
+		io_fork_gate = NULL;
 		return;
 	}
 	void *err = NULL;
 	int rc = tasync_yield(ASYNC_G(rt), &err);
+	if (io_fork_gate == co) {
+		io_fork_gate = NULL;
+	}
 	(void) async_io_after_wait(rc, err);
 }
 
@@ -587,5 +627,6 @@ void async_io_proc_startup(void)
 
 void async_io_proc_request_shutdown(void)
 {
+	io_fork_gate = NULL;
 	io_reap_abandoned();
 }
