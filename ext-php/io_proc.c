@@ -80,7 +80,7 @@ static void io_reap_abandoned(void)
 	io_abandoned_count = kept;
 }
 
-static void io_abandon(pid_t pid)
+void async_io_proc_abandon(pid_t pid)
 {
 	io_reap_abandoned();
 	if (io_abandoned_count == io_abandoned_size) {
@@ -108,13 +108,13 @@ static async_io_status io_wait_exit(pid_t pid)
 int async_io_proc_reap(pid_t pid, bool wait)
 {
 	if (!wait) {
-		io_abandon(pid);
+		async_io_proc_abandon(pid);
 		return -1;
 	}
 	if (async_io_coroutine() != NULL) {
 		async_io_status st = io_wait_exit(pid);
 		if (st == ASYNC_IO_CANCELLED || st == ASYNC_IO_ABORTED) {
-			io_abandon(pid);
+			async_io_proc_abandon(pid);
 			return -1;
 		}
 	}
@@ -152,9 +152,7 @@ static void io_spawn_work(void *data)
 	j->ran = true;
 }
 
-/* A copy of the environment (the array; the strings stay put while the
- * PHP thread, the only one that changes them, waits for the spawn). */
-static char **io_environ_copy(void)
+char **async_io_proc_environ(void)
 {
 	size_t n = 0;
 	while (environ != NULL && environ[n] != NULL) {
@@ -215,7 +213,7 @@ static int io_spawn(const char *command, bool reading, pid_t *pid)
 		}
 		if (rc == 0) {
 			char *argv[] = { "sh", "-c", (char *) command, NULL };
-			io_spawn_job j = { &fa, &attr, argv, io_environ_copy(), 0, 0, false };
+			io_spawn_job j = { &fa, &attr, argv, async_io_proc_environ(), 0, 0, false };
 			async_io_status st = async_io_offload(io_spawn_work, &j);
 			if (st == ASYNC_IO_UNSUPPORTED) {
 				io_spawn_work(&j); /* no pool: here */
@@ -226,7 +224,7 @@ static int io_spawn(const char *command, bool reading, pid_t *pid)
 				/* Cancelled (or the request unwinds): a command that started
 				 * anyway is left to itself. */
 				if (j.ran && j.rc == 0) {
-					io_abandon(j.pid);
+					async_io_proc_abandon(j.pid);
 				}
 				rc = ECANCELED;
 			} else {
@@ -259,7 +257,7 @@ static php_stream *io_spawn_stream(const char *command, bool reading, const char
 	if (stream == NULL) {
 		int err = errno;
 		close(fd);
-		io_abandon(pid);
+		async_io_proc_abandon(pid);
 		errno = err;
 		return NULL;
 	}
@@ -537,7 +535,7 @@ static ZEND_NAMED_FUNCTION(async_io_proc_close)
 			pid_t child = proc->child;
 			FG(pclose_wait) = 0;
 			zend_list_close(Z_RES_P(zproc));
-			io_abandon(child);
+			async_io_proc_abandon(child);
 			if (EG(exception)) {
 				RETURN_THROWS();
 			}
@@ -552,20 +550,65 @@ static ZEND_NAMED_FUNCTION(async_io_proc_close)
 
 /* -------------------------------------------------------------- proc_open */
 
-/* proc_open(array|string $command, array $descriptor_spec, &$pipes, ...):
- * PHP's own, whose fork() holds the thread while it copies the process
- * (milliseconds for a large one); afterwards the caller lets the others
- * run, so that coroutines starting many children do not stall the rest. A
- * cancellation that arrives in that moment is thrown at the coroutine's next
- * suspension: the child is started and its handle returned. */
+/*
+ * What io_proc_open.c does not take over is PHP's own proc_open, whose fork() holds the thread while it copies
+ * the process: 1-3 ms alone, up to 10 ms while the children of the forks
+ * before it start on the other cores. Coroutines that call it together all
+ * run in one pass of the scheduler, so without more, ten of them stalled
+ * every other coroutine (and the timers) for the sum of their forks.
+ *
+ * So at most one fork happens per pass: the coroutine that forks holds the
+ * gate until it resumes from the yield that follows its fork, which is in
+ * the next pass, after the reactor and the timers have had their turn; one
+ * that finds the gate held yields until it is free. A stall is then one
+ * fork long. A waiter gives up waiting after IO_FORK_GATE_PASSES passes (a
+ * holder that never came back), and the request's end frees the gate.
+ *
+ * A cancellation that arrives while a coroutine waits at the gate fails
+ * proc_open() as PHP does when it cannot start the command (C18: false and a
+ * warning); one that arrives after the fork is thrown at the coroutine's
+ * next suspension: the child is started and its handle returned.
+ */
+#define IO_FORK_GATE_PASSES 1024
+
+ZEND_TLS tasync_coroutine_t *io_fork_gate;
+
 static ZEND_NAMED_FUNCTION(async_io_proc_open)
 {
+	tasync_coroutine_t *co = async_io_coroutine();
+	if (co == NULL) {
+		orig_proc_open(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+#ifndef VIRTUAL_DIR
+	if (le_process >= 0 && async_io_proc_open_spawn(le_process, INTERNAL_FUNCTION_PARAM_PASSTHRU)) {
+		return; /* started without a fork (io_proc_open.c) */
+	}
+#endif
+	for (int passes = 0; io_fork_gate != NULL && io_fork_gate != co && passes < IO_FORK_GATE_PASSES; passes++) {
+		void *err = NULL;
+		int rc = tasync_yield(ASYNC_G(rt), &err);
+		switch (async_io_after_wait(rc, err)) {
+			case ASYNC_IO_READY:
+				continue;
+			case ASYNC_IO_ABORTED:
+				RETURN_THROWS();
+			default:
+				php_error_docref(NULL, E_WARNING, "%s", strerror(ECANCELED));
+				RETURN_FALSE;
+		}
+	}
+	io_fork_gate = co;
 	orig_proc_open(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-	if (EG(exception) || async_io_coroutine() == NULL) {
+	if (EG(exception)) {
+		io_fork_gate = NULL;
 		return;
 	}
 	void *err = NULL;
 	int rc = tasync_yield(ASYNC_G(rt), &err);
+	if (io_fork_gate == co) {
+		io_fork_gate = NULL;
+	}
 	(void) async_io_after_wait(rc, err);
 }
 
@@ -587,5 +630,6 @@ void async_io_proc_startup(void)
 
 void async_io_proc_request_shutdown(void)
 {
+	io_fork_gate = NULL;
 	io_reap_abandoned();
 }

@@ -35,7 +35,10 @@
  *   io_proc.c     popen, shell_exec, exec, system, passthru (the command
  *                 started by the extension, its pipe a stdio stream),
  *                 proc_close (waits for the exit without reaping, then
- *                 PHP's own code reaps) and proc_open (PHP's, then a yield)
+ *                 PHP's own code reaps) and the gate before PHP's own
+ *                 proc_open for what io_proc_open.c leaves to it
+ *   io_proc_open.c proc_open started with posix_spawn() on the pool (no
+ *                 copy of the process), its handle and pipes PHP's
  *   io_files.c    file_get_contents/file_put_contents of plain files:
  *                 one transfer of the whole file through io_fs.c's policy
  *   io_fsops.c    plain files by name: the stat family, file_exists and
@@ -312,6 +315,24 @@ void async_io_fifo_failed(const char *name);
  * child to be reaped later without waiting and returns -1.
  */
 int async_io_proc_reap(pid_t pid, bool wait);
+
+/* Leaves child pid to be reaped, without waiting, once it has exited (at a
+ * later spawn or the request's end). */
+void async_io_proc_abandon(pid_t pid);
+
+/* A copy of environ (the array only, emalloc'd; the strings stay put while
+ * the PHP thread, the only one that changes them, waits for a spawn). */
+char **async_io_proc_environ(void);
+
+/* ------------------------------------------------------ io_proc_open.c */
+
+/*
+ * proc_open() in a coroutine started with posix_spawn() on the pool, its
+ * result PHP's (a resource of type le_process, PHP's $pipes). Returns
+ * false, having done and printed nothing, for what it leaves to PHP's own
+ * proc_open (see io_proc_open.c).
+ */
+bool async_io_proc_open_spawn(int le_process, INTERNAL_FUNCTION_PARAMETERS);
 
 /*
  * Waits until fd is ready for events or the deadline passes, counted as a

@@ -1,5 +1,5 @@
 --TEST--
-C26: commands that popen(), shell_exec(), exec() and system() start inside coroutines (the extension starts them itself, from the thread pool) see the signal mask and dispositions plain PHP gives them
+C26: commands that popen(), shell_exec(), exec(), system() and proc_open() start inside coroutines (the extension starts them itself, from the thread pool) see the signal mask and dispositions plain PHP gives them
 --FILE--
 <?php
 $file = __DIR__ . '/010-child.php';
@@ -17,6 +17,10 @@ $body = function (): array {
     $other = function_exists('Async\spawn') ? Async\spawn(function () use (&$ran) { $ran = true; }) : null;
     $seen['shell_exec'] = fields(shell_exec('sleep 0.05; cat /proc/self/status'));
     $seen['suspended'] = $ran;
+    // The pool's threads exist by now: a mask changed after they started is
+    // the PHP thread's alone, and proc_open's child, started from the pool,
+    // must still get it.
+    if (function_exists('pcntl_sigprocmask')) pcntl_sigprocmask(SIG_BLOCK, [SIGUSR2]);
     exec('cat /proc/self/status', $lines);
     $seen['exec'] = fields(implode("\n", $lines));
     ob_start();
@@ -25,6 +29,10 @@ $body = function (): array {
     $p = popen('cat /proc/self/status', 'r');
     $seen['popen'] = fields(stream_get_contents($p));
     pclose($p);
+    // No shell in between: dash clears the mask it was given.
+    $p = proc_open(['cat', '/proc/self/status'], [1 => ['pipe', 'w']], $pipes);
+    $seen['proc_open'] = fields(stream_get_contents($pipes[1]));
+    proc_close($p);
     return $seen;
 };
 echo json_encode(function_exists('Async\spawn') ? Async\await(Async\spawn($body)) : $body());
@@ -34,7 +42,7 @@ $args = getenv('TEST_PHP_EXTRA_ARGS');
 $plain = json_decode(shell_exec("$php -n " . escapeshellarg($file)), true);
 $async = json_decode(shell_exec("$php $args " . escapeshellarg($file)), true);
 echo "shell_exec suspended only its coroutine: ", $async['suspended'] ? "yes" : "no", "\n";
-foreach (['shell_exec', 'exec', 'system', 'popen'] as $who) {
+foreach (['shell_exec', 'exec', 'system', 'popen', 'proc_open'] as $who) {
     foreach (['SigBlk', 'SigIgn', 'SigCgt'] as $field) {
         $a = $async[$who][$field] ?? '?';
         $p = $plain[$who][$field] ?? '?';
@@ -58,3 +66,6 @@ system SigCgt: as in plain PHP
 popen SigBlk: as in plain PHP
 popen SigIgn: as in plain PHP
 popen SigCgt: as in plain PHP
+proc_open SigBlk: as in plain PHP
+proc_open SigIgn: as in plain PHP
+proc_open SigCgt: as in plain PHP
