@@ -56,6 +56,9 @@ struct tasync_loop {
     tasync_op_t *ops;
     int lost_ops;     /* some are OPS_LOST: finish them at the next loop_run */
     unsigned entries; /* queue depth, for the ring a forked child makes */
+    /* Under valgrind: the loop waits in poll(2) on the ring's fd (see
+     * wait_for_cqes in uring_backend.c). */
+    int valgrind;
 };
 
 

@@ -47,6 +47,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#endif
+#endif
+#ifndef RUNNING_ON_VALGRIND
+#define RUNNING_ON_VALGRIND 0
+#endif
+
 #define URING_BACKEND_NAME "uring"
 #define DEFAULT_QUEUE_DEPTH 256u
 
@@ -364,10 +373,15 @@ static const unsigned k_ring_flags[] = {
     IORING_SETUP_CLAMP,
 };
 
-static int ring_setup(unsigned entries, struct io_uring *ring) {
+/* The first of k_ring_flags whose completions the kernel posts by itself
+ * (no deferred or cooperative task work), so that a poll(2) on the ring's
+ * fd sees them: the rings made under valgrind start there. */
+#define RING_FLAGS_SELF_POSTING 3
+
+static int ring_setup(unsigned entries, struct io_uring *ring, int valgrind) {
     size_t i;
     int rc = -EINVAL;
-    for (i = 0; i < sizeof(k_ring_flags) / sizeof(k_ring_flags[0]); i++) {
+    for (i = valgrind ? RING_FLAGS_SELF_POSTING : 0; i < sizeof(k_ring_flags) / sizeof(k_ring_flags[0]); i++) {
         struct io_uring_params p;
         memset(&p, 0, sizeof(p));
         p.flags = k_ring_flags[i];
@@ -389,7 +403,8 @@ static int uring_loop_create_(const tasync_loop_options_t *opts, tasync_loop_t *
     if (l == NULL) return -ENOMEM;
     l->wake_fd = -1;
     l->entries = entries;
-    rc = ring_setup(entries, &l->ring);
+    l->valgrind = RUNNING_ON_VALGRIND ? 1 : 0;
+    rc = ring_setup(entries, &l->ring, l->valgrind);
     if (rc != 0) {
         set_setup_error(opts, rc);
         free(l);
@@ -421,7 +436,7 @@ static int uring_loop_fork_(tasync_loop_t *loop) {
     struct tasync_handle *h, *next;
     int rc, wake;
     if (l == NULL) return -EINVAL;
-    rc = ring_setup(l->entries, &l->ring);
+    rc = ring_setup(l->entries, &l->ring, l->valgrind);
     if (rc != 0) {
         l->ring = old;
         return rc;
@@ -534,6 +549,37 @@ static void uring_loop_destroy_(tasync_loop_t *loop) {
  * through IORING_SQ_TASKRUN, and without either flag the kernel posts
  * completions on its own.
  */
+/*
+ * Valgrind (3.19 at least) runs io_uring_enter as a system call that does
+ * not block: it keeps its big lock, which lets one thread at a time run,
+ * while the loop's thread waits in it. No other thread of the process then
+ * runs, so a thread pool's job can never post its completion (the eventfd
+ * write that would end the wait): with no deadline the process hangs, with
+ * a short one the pool threads starve (they get the lock only when the
+ * loop's thread uses up its time slice). Under valgrind the loop therefore
+ * submits without waiting and waits in poll(2) on the ring's fd, which
+ * valgrind knows blocks; the ring is then one whose completions the kernel
+ * posts by itself (RING_FLAGS_SELF_POSTING), so that the poll sees them.
+ * Natively the single io_uring_enter stays the only system call.
+ */
+static int wait_for_cqes(struct io_uring *ring, int64_t wait_ns) {
+    struct pollfd pfd;
+    int rc = io_uring_submit(ring), timeout_ms;
+    if (rc < 0) return rc;
+    if (io_uring_cq_ready(ring) > 0) return 0;
+    if (wait_ns < 0)
+        timeout_ms = -1;
+    else if (wait_ns / 1000000 >= INT32_MAX)
+        timeout_ms = INT32_MAX;
+    else
+        timeout_ms = (int)((wait_ns + 999999) / 1000000); /* never wake before the deadline */
+    pfd.fd = ring->ring_fd;
+    pfd.events = POLLIN;
+    pfd.revents = 0;
+    if (poll(&pfd, 1, timeout_ms) < 0) return errno == EINTR ? 0 : -errno;
+    return 0;
+}
+
 static int uring_loop_run_(tasync_loop_t *loop, int64_t timeout_ns) {
     struct io_uring *ring = &loop->ring;
     int64_t wait = timeout_ns;
@@ -549,6 +595,8 @@ static int uring_loop_run_(tasync_loop_t *loop, int64_t timeout_ns) {
             rc = io_uring_submit_and_get_events(ring);
         else if (IO_URING_READ_ONCE(*ring->sq.kflags) & (IORING_SQ_TASKRUN | IORING_SQ_CQ_OVERFLOW))
             rc = io_uring_get_events(ring);
+    } else if (loop->valgrind) {
+        rc = wait_for_cqes(ring, wait);
     } else if (wait < 0) {
         /* No deadline: one io_uring_enter(GETEVENTS, min_complete 1).
          * io_uring_submit_and_wait goes straight to it, where

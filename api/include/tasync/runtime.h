@@ -63,7 +63,10 @@ typedef struct tasync_runtime_options {
     const char *backend_dir;
     size_t stack_size;          /* coroutine stack size in bytes; 0 = 256 KiB */
     uint32_t stack_cache;       /* free stacks kept for reuse; 0 = 128 */
-    uint32_t thread_pool_size;  /* offload threads when the backend has none; 0 = 4 */
+    /* The most offload threads when the backend has no pool of its own;
+     * they start on demand and exit after 10 s idle. 0 = 64 (4, all kept,
+     * before ABI 1.2). */
+    uint32_t thread_pool_size;
     const tasync_host_t *host;  /* NULL: the built-in C host */
     void *host_data;            /* passed to every host callback */
     char *errbuf;               /* receives the reason when create fails */

@@ -5,8 +5,9 @@
 
 namespace tasync::detail {
 
-ThreadPool::ThreadPool(unsigned threads, std::function<void(tasync_work_t *, int)> complete)
-    : max_threads_(threads == 0 ? 1 : threads), complete_(std::move(complete)) {}
+ThreadPool::ThreadPool(unsigned threads, std::function<void(tasync_work_t *, int)> complete,
+                       std::chrono::milliseconds idle_timeout)
+    : max_threads_(threads == 0 ? 1 : threads), complete_(std::move(complete)), idle_timeout_(idle_timeout) {}
 
 ThreadPool::~ThreadPool() {
     {
@@ -14,18 +15,39 @@ ThreadPool::~ThreadPool() {
         stop_ = true;
     }
     cv_.notify_all();
+    // No thread moves itself to exited_ once stop_ is set.
     for (auto &t : threads_) t.join();
+    for (auto &t : exited_) t.join();
+}
+
+void ThreadPool::join_exited() {
+    std::vector<std::thread> done;
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        done.swap(exited_);
+    }
+    // They have left worker() (or are about to): the joins are short.
+    for (auto &t : done) t.join();
 }
 
 void ThreadPool::submit(tasync_work_t *work) {
+    join_exited();
     bool spawn = false;
     {
         std::lock_guard<std::mutex> lock(mu_);
         queue_.push_back(work);
-        spawn = idle_ == 0 && threads_.size() < max_threads_;
+        // Idle threads already notified count in idle_ until they wake:
+        // a new thread starts for every queued job beyond them, so a burst
+        // of jobs never waits behind jobs that only wait.
+        spawn = queue_.size() > idle_ && threads_.size() < max_threads_;
         if (spawn) threads_.emplace_back([this] { worker(); });
     }
     if (!spawn) cv_.notify_one();
+}
+
+unsigned ThreadPool::threads() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return static_cast<unsigned>(threads_.size());
 }
 
 bool ThreadPool::cancel(tasync_work_t *work) {
@@ -40,9 +62,20 @@ void ThreadPool::worker() {
     std::unique_lock<std::mutex> lock(mu_);
     for (;;) {
         ++idle_;
-        cv_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+        bool woken = cv_.wait_for(lock, idle_timeout_, [this] { return stop_ || !queue_.empty(); });
         --idle_;
-        if (queue_.empty()) return;  // stopping
+        if (queue_.empty()) {
+            if (!woken && !stop_) {
+                // Idle for idle_timeout: this thread leaves; the next burst
+                // starts threads again. Its std::thread is joined by the
+                // next submit or the destructor.
+                auto self = std::find_if(threads_.begin(), threads_.end(),
+                                         [](const std::thread &t) { return t.get_id() == std::this_thread::get_id(); });
+                exited_.push_back(std::move(*self));
+                threads_.erase(self);
+            }
+            return;
+        }
         tasync_work_t *work = queue_.front();
         queue_.pop_front();
         running_.push_back(work);

@@ -323,7 +323,9 @@ struct tasync_runtime {
     void stop_watchdog();
 
     // --- offload
-    unsigned thread_pool_size = 4;
+    // The most threads of the core's pool (a blocking pool: they start
+    // on demand and exit when idle, see ThreadPool).
+    unsigned thread_pool_size = 64;
     std::unique_ptr<tasync::detail::ThreadPool> pool;
 
     // --- settings
