@@ -152,6 +152,30 @@ static void io_spawn_work(void *data)
 	j->ran = true;
 }
 
+/* posix_spawnattr_init() with the calling thread's signal mask for the
+ * child: the spawn runs on a pool thread, whose mask is not the PHP
+ * thread's, and the child must start with what PHP's fork would have given
+ * it. Returns 0, or an error number with attr not initialised. */
+int async_io_proc_spawnattr_init(posix_spawnattr_t *attr)
+{
+	sigset_t mask;
+	int rc = posix_spawnattr_init(attr);
+	if (rc != 0) {
+		return rc;
+	}
+	rc = pthread_sigmask(SIG_SETMASK, NULL, &mask);
+	if (rc == 0) {
+		rc = posix_spawnattr_setsigmask(attr, &mask);
+	}
+	if (rc == 0) {
+		rc = posix_spawnattr_setflags(attr, POSIX_SPAWN_SETSIGMASK);
+	}
+	if (rc != 0) {
+		posix_spawnattr_destroy(attr);
+	}
+	return rc;
+}
+
 char **async_io_proc_environ(void)
 {
 	size_t n = 0;
@@ -189,7 +213,6 @@ static int io_spawn(const char *command, bool reading, pid_t *pid)
 	int target = reading ? STDOUT_FILENO : STDIN_FILENO;
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
-	sigset_t mask;
 	int rc = posix_spawn_file_actions_init(&fa);
 	if (rc != 0) {
 		close(parent);
@@ -197,20 +220,11 @@ static int io_spawn(const char *command, bool reading, pid_t *pid)
 		errno = rc;
 		return -1;
 	}
-	rc = posix_spawnattr_init(&attr);
+	rc = async_io_proc_spawnattr_init(&attr);
 	if (rc == 0) {
 		/* dup2 onto itself clears close-on-exec (the pipe may have got the
 		 * target's number when that was closed). */
 		rc = posix_spawn_file_actions_adddup2(&fa, child, target);
-		if (rc == 0) {
-			rc = pthread_sigmask(SIG_SETMASK, NULL, &mask);
-		}
-		if (rc == 0) {
-			rc = posix_spawnattr_setsigmask(&attr, &mask);
-		}
-		if (rc == 0) {
-			rc = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
-		}
 		if (rc == 0) {
 			char *argv[] = { "sh", "-c", (char *) command, NULL };
 			io_spawn_job j = { &fa, &attr, argv, async_io_proc_environ(), 0, 0, false };

@@ -513,12 +513,11 @@ static int po_spawn(po_desc *d, int ndesc, const char *path, char **argv, zend_s
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
-	sigset_t mask;
 	int rc = posix_spawn_file_actions_init(&fa);
 	if (rc != 0) {
 		return rc;
 	}
-	rc = posix_spawnattr_init(&attr);
+	rc = async_io_proc_spawnattr_init(&attr);
 	if (rc != 0) {
 		posix_spawn_file_actions_destroy(&fa);
 		return rc;
@@ -533,15 +532,6 @@ static int po_spawn(po_desc *d, int ndesc, const char *path, char **argv, zend_s
 		rc = posix_spawn_file_actions_addchdir_np(&fa, cwd);
 	}
 #endif
-	if (rc == 0) {
-		rc = pthread_sigmask(SIG_SETMASK, NULL, &mask);
-	}
-	if (rc == 0) {
-		rc = posix_spawnattr_setsigmask(&attr, &mask);
-	}
-	if (rc == 0) {
-		rc = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
-	}
 	if (rc == 0) {
 		char *sh_argv[] = { "sh", "-c", ZSTR_VAL(command), NULL };
 		char **environ_copy = envp == NULL ? async_io_proc_environ() : NULL;

@@ -71,6 +71,7 @@
 #include "php_async.h"
 
 #include <netdb.h>
+#include <spawn.h>
 
 /* ---------------------------------------------------------- io_hooks.c */
 
@@ -319,6 +320,11 @@ int async_io_proc_reap(pid_t pid, bool wait);
 /* Leaves child pid to be reaped, without waiting, once it has exited (at a
  * later spawn or the request's end). */
 void async_io_proc_abandon(pid_t pid);
+
+/* posix_spawnattr_init() with the calling thread's signal mask for the
+ * child (a spawn runs on a pool thread). Returns 0, or an error number with
+ * attr not initialised. */
+int async_io_proc_spawnattr_init(posix_spawnattr_t *attr);
 
 /* A copy of environ (the array only, emalloc'd; the strings stay put while
  * the PHP thread, the only one that changes them, waits for a spawn). */
