@@ -690,7 +690,7 @@ static tasync_backend_t g_table = {
     TASYNC_ABI_VERSION,
     URING_BACKEND_NAME,
     g_version,
-    TASYNC_CAP_HANGUP | TASYNC_CAP_PRIORITY,
+    TASYNC_CAP_HANGUP | TASYNC_CAP_PRIORITY | TASYNC_CAP_PRECISE_TIMEOUT,
     0,
     uring_loop_create_,
     uring_loop_destroy_,

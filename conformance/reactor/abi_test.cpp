@@ -54,7 +54,8 @@ TEST(Table, ABI_ExportedTableIsWellFormed) {
     }
 
     const std::uint64_t known = TASYNC_CAP_COMPLETION | TASYNC_CAP_OFFLOAD | TASYNC_CAP_FILE_READINESS |
-                                TASYNC_CAP_PIDFD | TASYNC_CAP_HANGUP | TASYNC_CAP_PRIORITY;
+                                TASYNC_CAP_PIDFD | TASYNC_CAP_HANGUP | TASYNC_CAP_PRIORITY |
+                                TASYNC_CAP_PRECISE_TIMEOUT;
     if (TASYNC_ABI_MINOR_OF(raw->abi_version) <= TASYNC_ABI_VERSION_MINOR) {
         EXPECT_EQ(raw->capabilities & ~known, 0u) << "capability bits this ABI version does not define";
     }

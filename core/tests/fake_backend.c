@@ -31,6 +31,7 @@
 #define FAKE_ABI_1_1 9       /* an ABI 1.1 backend, every slot of that table filled */
 #define FAKE_SLOW_CLOCK 10   /* uv whose clock takes 100 us: widens the windows around it */
 #define FAKE_SLOW_WAKEUP 11  /* uv whose wakeup waits 20 ms before it wakes the loop */
+#define FAKE_COARSE_WAIT 12  /* uv whose bounded waits last a whole second at least */
 
 #ifndef FAKE_KIND
 #error FAKE_KIND must be defined
@@ -191,6 +192,17 @@ static int slow_wakeup(tasync_loop_t *loop) {
     return g_real_wakeup(loop);
 }
 
+/* A backend whose timeout has a coarse unit, as epoll_wait's millisecond
+ * is, made a thousand times coarser so that a test can tell without
+ * timing anything fine: every bounded wait is rounded up to whole seconds. */
+static int (*g_real_run)(tasync_loop_t *loop, int64_t timeout_ns);
+
+static int coarse_run(tasync_loop_t *loop, int64_t timeout_ns) {
+    const int64_t s = 1000000000;
+    if (timeout_ns > 0) timeout_ns = (timeout_ns + s - 1) / s * s;
+    return g_real_run(loop, timeout_ns);
+}
+
 static int failing_create(const tasync_loop_options_t *opts, tasync_loop_t **out) {
     (void)out;
     if (opts != NULL && opts->errbuf != NULL)
@@ -214,6 +226,11 @@ TASYNC_BACKEND_ENTRY_DEFINE {
         case FAKE_SLOW_WAKEUP:
             g_real_wakeup = uv->loop_wakeup;
             g_table.base.loop_wakeup = slow_wakeup;
+            break;
+        case FAKE_COARSE_WAIT:
+            g_real_run = uv->loop_run;
+            g_table.base.loop_run = coarse_run;
+            g_table.base.capabilities &= ~(uint64_t)TASYNC_CAP_PRECISE_TIMEOUT;
             break;
         case FAKE_SLOW_CLOCK:
             g_real_now = uv->loop_now;

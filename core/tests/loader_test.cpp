@@ -17,6 +17,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "test_host.hpp"
 
@@ -266,6 +267,78 @@ TEST_F(SlowWakeup, AChildForkedWhileAThreadIsInsidePostDestroysItsRuntime) {
     th.join();
     ASSERT_GT(pid, 0);
     EXPECT_TRUE(child_exits_cleanly(pid, 5, "the child's tasync_runtime_destroy"));
+}
+
+// A backend whose loop_run rounds every bounded wait up to a whole second
+// (fake_backend.c, FAKE_COARSE_WAIT: epoll's millisecond, a thousand times
+// coarser) and does not claim TASYNC_CAP_PRECISE_TIMEOUT. The runtime ends
+// its waits at the deadline with a timerfd of its own (deadline_fd.cpp):
+// delays of a few milliseconds end long before the backend's second.
+class CoarseWait : public RuntimeTest {
+protected:
+    void SetUp() override { create(fake_path("coarse-wait").c_str()); }
+
+    // Runs the coroutines started so far; returns how long that took.
+    std::chrono::milliseconds timed_run() {
+        const auto t0 = std::chrono::steady_clock::now();
+        EXPECT_EQ(run(), 0);
+        return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
+    }
+};
+
+TEST_F(CoarseWait, ADelayEndsAtItsDeadlineNotAtTheBackendsUnit) {
+    int done = 0;
+    go([this, &done](tasync_coroutine_t *) {
+        for (int i = 0; i < 5; ++i) EXPECT_EQ(tasync_delay(rt, 2 * kMs, nullptr, nullptr), 0);
+        ++done;
+    });
+    const auto took = timed_run();
+    EXPECT_EQ(done, 1);
+    // Five waits of the backend's unit would take 5 s.
+    EXPECT_LT(took.count(), 900) << "the waits ended at the backend's second, not at the deadlines";
+}
+
+TEST_F(CoarseWait, DelaysOfManyLengthsEndInTheirOrder) {
+    std::vector<int> order;
+    for (int i = 10; i >= 1; --i) {
+        go([this, i, &order](tasync_coroutine_t *) {
+            EXPECT_EQ(tasync_delay(rt, static_cast<std::uint64_t>(i) * 3 * kMs, nullptr, nullptr), 0);
+            order.push_back(i);
+        });
+    }
+    const auto took = timed_run();
+    EXPECT_EQ(order, (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
+    EXPECT_LT(took.count(), 900);
+}
+
+// The timerfd's timer is shared with the parent after fork(): the child
+// makes its own, and neither process's deadlines move the other's.
+TEST_F(CoarseWait, AForkedChildWaitsWithItsOwnTimer) {
+    go([this](tasync_coroutine_t *) { EXPECT_EQ(tasync_delay(rt, 1 * kMs, nullptr, nullptr), 0); });
+    EXPECT_EQ(run(), 0);  // the fd exists now
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        int ok = 0;
+        go([this, &ok](tasync_coroutine_t *) {
+            for (int i = 0; i < 5; ++i) ok += tasync_delay(rt, 2 * kMs, nullptr, nullptr) == 0;
+        });
+        const auto took = timed_run();
+        _exit(ok == 5 && took.count() < 900 ? 0 : 1);
+    }
+    // Meanwhile the parent waits too: a child that set the parent's timer
+    // (or read its expiry) would cut these waits short or stretch them.
+    const auto t0 = std::chrono::steady_clock::now();
+    int ok = 0;
+    go([this, &ok](tasync_coroutine_t *) {
+        for (int i = 0; i < 5; ++i) ok += tasync_delay(rt, 7 * kMs, nullptr, nullptr) == 0;
+    });
+    EXPECT_EQ(run(), 0);
+    const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
+    EXPECT_EQ(ok, 5);
+    EXPECT_GE(took.count(), 35);
+    EXPECT_LT(took.count(), 900);
+    EXPECT_TRUE(child_exits_cleanly(pid, 10, "the forked child's delays"));
 }
 
 // Issue 4: when the kernel refuses io_uring, loading the uring backend fails

@@ -55,7 +55,9 @@
  *     (timeout 0 never blocks), when a wakeup arrives, or when the timeout
  *     expires. A wakeup sent while the loop is not waiting makes the next
  *     loop_run return promptly. It may return early without events
- *     (spurious wakeups are allowed); callers loop.
+ *     (spurious wakeups are allowed); callers loop. It may end a bounded
+ *     wait up to its clock's unit late (a millisecond for epoll) unless it
+ *     says TASYNC_CAP_PRECISE_TIMEOUT.
  *  G8 loop_destroy may be called with handles still open: it releases them
  *     all without invoking any callback, and leaks nothing.
  *  G9 Completion operations (optional) call their callback exactly once when
@@ -126,7 +128,14 @@ typedef enum tasync_capability {
     TASYNC_CAP_HANGUP = 16,
     /* TASYNC_IO_PRIORITY may be requested. Without it, io_start refuses an
      * interest that includes it with -ENOTSUP. Since: ABI 1.1. */
-    TASYNC_CAP_PRIORITY = 32
+    TASYNC_CAP_PRIORITY = 32,
+    /* loop_run ends a bounded wait within microseconds of its timeout
+     * (io_uring's timespec waits), not rounded to a millisecond as
+     * epoll_wait, libuv's timers and libev's minimum wait are. Without it,
+     * the core (on Linux) arms a timerfd of its own for the deadline and
+     * watches it with io_open, so that a delay of 300 us ends after about
+     * 300 us rather than 1-2 ms. Since: ABI 1.2. */
+    TASYNC_CAP_PRECISE_TIMEOUT = 64
 } tasync_capability_t;
 
 /* Completion-style operation codes. Values never change; new ones append.

@@ -342,7 +342,7 @@ TASYNC_API int tasync_timeout_create(tasync_runtime_t *rt, uint64_t timeout_ns, 
     if (rt == nullptr || out == nullptr) return -EINVAL;
     auto *t = new Timeout(rt);
     rt->all.push_back(t);
-    rt->timers.arm(&t->timer, rt->now() + timeout_ns);
+    rt->timers.arm(&t->timer, rt->fresh_now() + timeout_ns);
     *out = t;
     return 0;
 }
@@ -373,7 +373,7 @@ TASYNC_API int tasync_delay(tasync_runtime_t *rt, uint64_t timeout_ns, tasync_aw
     w.cleanup = &delay_cleanup;
     w.timer.fire = &delay_fired;
     w.timer.owner = &w;
-    w.deadline = rt->now() + timeout_ns;
+    w.deadline = rt->fresh_now() + timeout_ns;
     if (!w.cancel.attach(&w, cancellation)) return cancelled_at_once(rt, w, out_error);
     rt->timers.arm(&w.timer, w.deadline);
     rt->suspend_on(w);

@@ -115,6 +115,8 @@ void tasync_runtime::after_fork() {
     }
     // The signals' wake fd and the child watches: made the child's own.
     signals_after_fork(this);
+    // The deadline's timerfd is the parent's too (its timer is shared).
+    deadline_fd_after_fork(this);
     // Offloaded jobs of the core's pool: its workers stayed in the parent.
     // A job whose completion was posted before the fork is delivered from
     // the post queue; the others finish as a cancelled job does.

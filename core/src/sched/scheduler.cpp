@@ -234,6 +234,7 @@ void tasync_runtime::poll_here(bool may_block) {
     Coroutine *saved = current;
     current = nullptr;
     std::int64_t timeout = 0;
+    std::uint64_t wait_from = 0;
     if (may_block && !has_posts.load(std::memory_order_acquire)) {
         if (!timers.empty() && !destroying) {
             now_valid = false;
@@ -253,6 +254,7 @@ void tasync_runtime::poll_here(bool may_block) {
         stacks->flush_retired();
         now_valid = false;
         const std::uint64_t n = now();
+        wait_from = n;
         stacks->decay(n);
         trim_coroutine_cache();
         if (std::uint64_t d = stacks->decay_deadline(); d != 0) {
@@ -277,6 +279,8 @@ void tasync_runtime::poll_here(bool may_block) {
         now_valid = false;
         run_timers();
     }
+    if (timeout > 0 && timeout < kDeadlineFdBelowNs && !(r->capabilities & TASYNC_CAP_PRECISE_TIMEOUT))
+        deadline_fd_arm(this, wait_from + static_cast<std::uint64_t>(timeout), timeout);
     int rc = r->loop_run(loop, timeout);
     polling.store(false, std::memory_order_relaxed);
     note_progress();

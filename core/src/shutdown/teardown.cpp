@@ -109,6 +109,7 @@ tasync_runtime::~tasync_runtime() {
     }
     fd_watches.clear();
     signals_teardown(this);
+    deadline_fd_teardown(this);
     // Another thread may still be inside post() or unref(), about to wake
     // the loop, although the runtime already saw what it did.
     while (xthread_calls.load(std::memory_order_acquire) != 0) std::this_thread::yield();

@@ -53,7 +53,7 @@ TASYNC_API int tasync_timer_create(tasync_runtime_t *rt, tasync_timer_fn cb, voi
 TASYNC_API int tasync_timer_start(tasync_timer_t *t, uint64_t timeout_ns, uint64_t repeat_ns) {
     if (t == nullptr || t->destroy_pending) return -EINVAL;
     t->repeat = repeat_ns;
-    t->rt->timers.arm(&t->entry, add_saturating(t->rt->now(), timeout_ns));
+    t->rt->timers.arm(&t->entry, add_saturating(t->rt->fresh_now(), timeout_ns));
     return 0;
 }
 

@@ -34,6 +34,7 @@
 #include "backend_loader.hpp"
 #include "context.hpp"
 #include "coroutine.hpp"
+#include "deadline_fd.hpp"
 #include "fcontext.hpp"
 #include "io_watch.hpp"
 #include "list.hpp"
@@ -249,7 +250,17 @@ struct tasync_runtime {
         }
         return now_cache;
     }
+    // The clock read now, for a deadline counted from the caller's present:
+    // now() is read once per scheduler pass, and a deadline counted from
+    // it would end early by however long the pass had run.
+    std::uint64_t fresh_now() {
+        now_valid = false;
+        return now();
+    }
     void run_timers();
+    // Ends the reactor's wait at the next deadline on a backend whose own
+    // timeout is coarse (deadline_fd.hpp); made at the first such wait.
+    tasync::detail::DeadlineFd *deadline_fd = nullptr;
 
     // --- reactor
     std::vector<tasync::detail::FdWatch *> fd_watches;
