@@ -18,6 +18,13 @@
  * (docs/benchmarks.md): this variant shows what the stack layout alone
  * costs, with no runtime around it. The benchmark's goal stays against the
  * contiguous floor.
+ *
+ * With GUARD as well, each stack is also prepared as the stack pool
+ * (core/src/coroutine/stack_pool.cpp) prepares a fresh one before its
+ * coroutine first runs: GUARD guard pages installed at the bottom of the
+ * stride (MADV_GUARD_INSTALL, else mprotect) and the top page populated
+ * (MADV_POPULATE_WRITE) before it is written. That is the fresh-memory part
+ * of a first burst in plain C, with no runtime around it.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -25,6 +32,10 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL 102
+#endif
 
 static char *map_fresh(size_t len)
 {
@@ -42,10 +53,12 @@ static char *map_fresh(size_t len)
 int main(int argc, char **argv)
 {
 	long pages = argc >= 2 ? atol(argv[1]) : 0;
-	long stacks = argc == 4 ? atol(argv[2]) : 0;
-	long stride = argc == 4 ? atol(argv[3]) : 1;
-	if (pages <= 0 || (argc != 2 && argc != 4) || stacks < 0 || stacks > pages || stride < 1) {
-		fprintf(stderr, "usage: page-touch PAGES [STACKS STRIDE]\n");
+	long stacks = argc >= 4 ? atol(argv[2]) : 0;
+	long stride = argc >= 4 ? atol(argv[3]) : 1;
+	long guard = argc == 5 ? atol(argv[4]) : 0;
+	if (pages <= 0 || (argc != 2 && argc != 4 && argc != 5) || stacks < 0 || stacks > pages || stride < 1
+			|| guard < 0 || guard >= stride) {
+		fprintf(stderr, "usage: page-touch PAGES [STACKS STRIDE [GUARD]]\n");
 		return 2;
 	}
 	size_t ps = (size_t) sysconf(_SC_PAGESIZE);
@@ -57,6 +70,15 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	/* The top page of each stride, as a stack's first frames touch it. */
 	for (size_t off = (size_t) stride * ps - ps; off < slen; off += (size_t) stride * ps) {
+		if (guard > 0) {
+			char *bottom = s + off + ps - (size_t) stride * ps;
+			if (madvise(bottom, (size_t) guard * ps, MADV_GUARD_INSTALL) != 0) {
+				mprotect(bottom, (size_t) guard * ps, PROT_NONE);
+			}
+#ifdef MADV_POPULATE_WRITE
+			madvise(s + off, ps, MADV_POPULATE_WRITE);
+#endif
+		}
 		((volatile char *) s)[off] = 1;
 	}
 	for (size_t off = 0; off < len; off += ps) {

@@ -7,7 +7,8 @@
 // Three bursts in one process. The first ("cold") runs on fresh memory:
 // every coroutine's C stack top page (which also holds its first VM stack
 // page) and the PHP objects of the burst are touched for the first time,
-// which costs a page fault each (10-30 us on this project's VM). The floor
+// which costs a page fault each (10-30 us on the VM this was first
+// measured on, about 2.6 us on the machine of 2026-11-25). The floor
 // is the time plain C takes to fault in that many fresh pages
 // (benchmarks/page-touch: one page per coroutine plus the Zend MM bytes
 // the burst peaked at; the core's own records are left out of the floor).
@@ -30,14 +31,14 @@ use function Async\spawn;
 const N = 10000;
 
 /** $stacks of the $pages laid out $stride pages apart, as stack tops are. */
-function page_touch_ms(int $pages, int $stacks = 0, int $stride = 1): ?float
+function page_touch_ms(int $pages, int $stacks = 0, int $stride = 1, int $guard = 0): ?float
 {
     $ext = getenv('TASYNC_PHP_EXT') ?: (string) ini_get('extension');
     $tool = getenv('TASYNC_PAGE_TOUCH') ?: dirname($ext, 2) . '/benchmarks/page-touch';
     if (!is_file($tool)) {
         return null;
     }
-    $args = $stacks > 0 ? " $pages $stacks $stride" : " $pages";
+    $args = $stacks > 0 ? " $pages $stacks $stride" . ($guard > 0 ? " $guard" : '') : " $pages";
     $out = shell_exec(escapeshellarg($tool) . $args);
     return is_numeric(trim((string) $out)) ? (float) $out : null;
 }
@@ -47,13 +48,22 @@ function page_touch_ms(int $pages, int $stacks = 0, int $stride = 1): ?float
  * guard, one more page when that makes an even number). */
 function stack_stride_pages(): int
 {
+    return stack_usable_pages() + stack_guard_pages();
+}
+
+/** The guard pages at the bottom of each stride. */
+function stack_guard_pages(): int
+{
+    return (stack_usable_pages() + 16) % 2 === 0 ? 17 : 16;
+}
+
+function stack_usable_pages(): int
+{
     $size = (string) ini_get('async.stack_size');
     $bytes = (int) $size;
     $unit = strtoupper(substr($size, -1));
     $bytes *= ['K' => 1024, 'M' => 1 << 20, 'G' => 1 << 30][$unit] ?? 1;
-    $usable = intdiv(max($bytes ?: 256 * 1024, 16 * 1024) + 4095, 4096);
-    $pages = $usable + 16;
-    return $pages % 2 === 0 ? $pages + 1 : $pages;
+    return intdiv(max($bytes ?: 256 * 1024, 16 * 1024) + 4095, 4096);
 }
 
 function minflt(): int
@@ -95,6 +105,13 @@ $floor = $floors ? min($floors) : null;
 $stride = stack_stride_pages();
 $laidOut = array_filter([page_touch_ms($pages, N, $stride), page_touch_ms($pages, N, $stride)],
     static fn ($v) => $v !== null);
+// Not a goal either: and each stack prepared as the pool prepares a fresh
+// one (its guard installed, its top page populated). With the second
+// burst's time (the same work on warm memory) added, that is about the
+// least a first burst can take on this machine with guarded stacks.
+$guard = stack_guard_pages();
+$prepared = array_filter([page_touch_ms($pages, N, $stride, $guard), page_touch_ms($pages, N, $stride, $guard)],
+    static fn ($v) => $v !== null);
 
 bench_header('10 000 concurrent delay(10), async.stack_cache=' . ini_get('async.stack_cache'));
 if ($floor !== null) {
@@ -108,6 +125,10 @@ bench_report('wall time, third burst', $warm2, 'ms', 'one delay(10)', $one, '<= 
 if ($floor !== null && $laidOut) {
     printf("(not a goal) the same pages in C with %d of them %d pages apart, as stack tops are: %.3f ms, %.2fx the floor\n",
         N, $stride, min($laidOut), min($laidOut) / $floor);
+}
+if ($floor !== null && $prepared) {
+    printf("(not a goal) and each stack prepared as the stack pool prepares a fresh one (%d guard pages, top populated): %.3f ms, %.2fx the floor; plus the second burst's %.1f ms: %.2fx the floor\n",
+        $guard, min($prepared), min($prepared) / $floor, $warm, (min($prepared) + $warm) / $floor);
 }
 printf("minor page faults per burst: first %d, second %d, third %d (floor: %d pages); load average %s\n",
     $coldFaults, $warmFaults, $warm2Faults, $pages,
