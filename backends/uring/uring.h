@@ -1,9 +1,7 @@
 /*
- * What the two halves of tasync-backend-uring share: the loop and handle
- * objects, how a CQE names what it is about (user_data), and the SQE
- * helpers. uring_backend.c is the reactor (ring, readiness, wakeup, fork,
- * the table); uring_ops.c the completion operations (TASYNC_CAP_COMPLETION).
- * Nothing here is exported: the backend builds with -fvisibility=hidden.
+ * What uring_backend.c (the reactor) and uring_ops.c (the completion
+ * operations) share: the loop, how a CQE names what it is about
+ * (user_data), and the SQE helpers. Nothing here is exported.
  */
 #ifndef TASYNC_URING_H
 #define TASYNC_URING_H
@@ -17,50 +15,29 @@
 
 /* What a CQE is about: the low bits of user_data (see ud_pack). */
 enum ud_tag {
-    TAG_OP = 0,      /* a completion operation: tasync_op_t */
-    TAG_OP_POLL = 1, /* readiness wait of an op that met -EAGAIN */
-    TAG_HANDLE = 2,  /* the poll of an io handle */
-    TAG_WAKE = 3,    /* the loop's wakeup eventfd (multishot) */
-    TAG_IGNORE = 4   /* poll removals and updates, cancellations */
+    TAG_OP = 0,     /* a completion operation's request or readiness wait */
+    TAG_HANDLE = 1, /* the poll of an io handle */
+    TAG_WAKE = 2,   /* the loop's wakeup eventfd (multishot) */
+    TAG_IGNORE = 3  /* poll removals and updates, cancellations */
 };
-
-/* State bits of an op in flight, kept in op->internal[1] (uring_ops.c). */
-enum op_state {
-    OPS_CANCEL = 1,      /* op_cancel was called */
-    OPS_POLLING = 2,     /* waiting for readiness before trying again */
-    OPS_CONNECTING = 4,  /* connect in progress: result is SO_ERROR */
-    OPS_LOST = 8         /* in the parent's ring at a fork (G11): -ECANCELED */
-};
-
-struct tasync_handle; /* an io handle (uring_backend.c) */
 
 struct tasync_loop {
     struct io_uring ring;
-    /* Requests whose final CQE has not been seen yet (loop_destroy waits
-     * for them). */
-    unsigned kreqs;
+    unsigned kreqs;   /* requests whose final CQE is not seen yet */
+    unsigned entries; /* queue depth, for the ring a forked child makes */
     int in_run;
     int destroying;
     int dispatched;
     int oneshot_only; /* the kernel refused multishot polls */
     int wake_fd;
     int wake_armed;
-    /* Every handle not yet freed, closed or not. */
-    struct tasync_handle *all;
-    /* Handles whose poll must be armed, changed or removed at the next
-     * loop_run (FIFO). */
-    struct tasync_handle *dirty_head, *dirty_tail;
-    /* Closed handles freed at the end of the current loop_run. */
-    struct tasync_handle *zombies;
-    /* Completion operations in flight (linked through internal[2..3]). */
-    tasync_op_t *ops;
-    int lost_ops;     /* some are OPS_LOST: finish them at the next loop_run */
-    unsigned entries; /* queue depth, for the ring a forked child makes */
-    /* Under valgrind: the loop waits in poll(2) on the ring's fd (see
-     * wait_for_cqes in uring_backend.c). */
-    int valgrind;
+    int lost_ops;     /* some ops are OPS_LOST: finish them at the next loop_run */
+    int valgrind;     /* wait in poll(2) on the ring's fd (wait_for_cqes) */
+    struct tasync_handle *all;                     /* every handle not yet freed */
+    struct tasync_handle *dirty_head, *dirty_tail; /* polls to arm, change or remove at the next run */
+    struct tasync_handle *zombies;                 /* closed, freed at the end of this run */
+    tasync_op_t *ops;                              /* completion operations in flight */
 };
-
 
 /* ------------------------------------------------------------ user_data */
 
@@ -114,11 +91,10 @@ static inline int queue_cancel(struct tasync_loop *l, uint64_t target) {
 uint64_t uring_ops_probe(void);
 int uring_op_submit(tasync_loop_t *loop, tasync_op_t *op);
 int uring_op_cancel(tasync_loop_t *loop, tasync_op_t *op);
-/* The CQE of an op's request (TAG_OP) or of its readiness wait (TAG_OP_POLL). */
+/* The CQE of an op's request or readiness wait (an op has one at a time). */
 void uring_on_op_cqe(struct tasync_loop *l, tasync_op_t *op, int res);
-void uring_on_op_poll_cqe(struct tasync_loop *l, tasync_op_t *op, int res);
-/* user_data of the request an op currently has in the kernel. */
-uint64_t uring_op_current_ud(const tasync_op_t *op);
+/* loop_destroy: asks the kernel to cancel every op in flight. */
+void uring_ops_cancel_all(struct tasync_loop *l);
 /* G11: the ops in flight at a fork are the parent's; finish them with
  * -ECANCELED at the next loop_run. */
 void uring_ops_lost_in_fork(struct tasync_loop *l);

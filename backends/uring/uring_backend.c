@@ -1,37 +1,11 @@
 /*
  * tasync-backend-uring: the reactor contract (api/include/tasync/reactor.h)
  * on Linux io_uring through liburing (>= 2.3). Exports only
- * tasync_backend_entry.
- *
- * Notes on io_uring that shape this file:
- *  - The ring is created with SINGLE_ISSUER | DEFER_TASKRUN | TASKRUN_FLAG
- *    (plus SUBMIT_ALL and CLAMP) and falls back to fewer flags when the
- *    kernel answers -EINVAL. Only the loop's thread touches the ring (G1);
- *    loop_wakeup writes an eventfd that the ring polls (multishot).
- *  - Batching: table calls only queue SQEs; loop_run submits the whole batch
- *    and waits in one io_uring_enter. loop_run(0) enters the kernel only when
- *    there is something to submit or when the kernel says, through
- *    IORING_SQ_TASKRUN or IORING_SQ_CQ_OVERFLOW in the shared SQ flags, that
- *    completions are waiting to be posted (see loop_run).
- *  - A CQE carries a pointer in user_data, so an object stays allocated until
- *    the kernel has posted its last CQE for it. handle_close only marks the
- *    handle closed and asks the kernel to drop its poll; the memory goes
- *    when the final CQE has been seen (G3). loop_destroy cancels everything
- *    and waits for those CQEs, without callbacks (G8).
- *  - io_uring polls are edge-like (one CQE per arming, or per wakeup for a
- *    multishot poll), while G5 wants level-triggered readiness. Io handles
- *    therefore use one-shot polls that are armed again at the next loop_run
- *    after every report: an armed poll whose fd is still ready completes
- *    during that very io_uring_enter, so a satisfied interest is reported by
- *    every loop_run, and the re-arm rides in the batch loop_run submits
- *    anyway. A multishot poll would need an extra readiness check (a poll(2)
- *    per loop_run) to honour G5, so multishot is kept for the wakeup
- *    eventfd, which is drained on every report, re-armed whenever a CQE
- *    arrives without IORING_CQE_F_MORE.
- *
- *
- * The completion operations are in uring_ops.c, what both files share in
- * uring.h.
+ * tasync_backend_entry. How io_uring's model is fitted to the contract
+ * (batching, level-triggered readiness over one-shot polls, object lifetime
+ * until the last CQE, a loop_run(0) without a system call, valgrind) is told
+ * in docs/backend-guide.md, "Notes from the io_uring backend". The
+ * completion operations are in uring_ops.c, what both files share in uring.h.
  */
 #include "uring.h"
 
@@ -70,60 +44,30 @@ struct tasync_handle {
     tasync_io_cb cb;
     void *data;
     struct tasync_handle *all_prev, *all_next;
-    struct tasync_handle *dirty_next;
-    struct tasync_handle *zombie_next;
+    struct tasync_handle *next; /* in the dirty queue, or else among the zombies */
     int fd;
     unsigned events;     /* wanted tasync_io_event_t bits; 0 = stopped */
     unsigned armed_mask; /* poll mask of the request in the kernel */
 };
 
-static uint64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* Queues the removal of the poll identified by target (a fire-and-forget
- * request whose CQE is only counted). Returns 0 or -EBUSY. */
-static int queue_poll_remove(struct tasync_loop *l, uint64_t target) {
+/* Arms the wakeup eventfd's poll: multishot unless the kernel lacks it. */
+static void arm_wakeup(struct tasync_loop *l) {
     struct io_uring_sqe *sqe = get_sqe(l);
-    if (sqe == NULL) return -EBUSY;
-    io_uring_prep_poll_remove(sqe, target);
-    count_request(l, sqe, ud_pack(NULL, TAG_IGNORE));
-    return 0;
-}
-
-/* Arms the poll of an internal fd: multishot unless the kernel lacks it. */
-static int queue_internal_poll(struct tasync_loop *l, int fd, unsigned tag) {
-    struct io_uring_sqe *sqe = get_sqe(l);
-    if (sqe == NULL) return -EBUSY;
-    if (l->oneshot_only) io_uring_prep_poll_add(sqe, fd, POLLIN);
-    else io_uring_prep_poll_multishot(sqe, fd, POLLIN);
-    count_request(l, sqe, ud_pack(l, tag));
-    return 0;
+    if (sqe == NULL) return;
+    if (l->oneshot_only) io_uring_prep_poll_add(sqe, l->wake_fd, POLLIN);
+    else io_uring_prep_poll_multishot(sqe, l->wake_fd, POLLIN);
+    count_request(l, sqe, ud_pack(l, TAG_WAKE));
+    l->wake_armed = 1;
 }
 
 /* ---------------------------------------------------------- handle lists */
-
-static struct tasync_handle *new_handle(struct tasync_loop *l, int fd, tasync_io_cb cb, void *data) {
-    struct tasync_handle *h = calloc(1, sizeof(*h));
-    if (h == NULL) return NULL;
-    h->loop = l;
-    h->cb = cb;
-    h->data = data;
-    h->fd = fd;
-    h->all_next = l->all;
-    if (l->all != NULL) l->all->all_prev = h;
-    l->all = h;
-    return h;
-}
 
 static void mark_dirty(struct tasync_handle *h) {
     struct tasync_loop *l = h->loop;
     if (h->in_dirty) return;
     h->in_dirty = 1;
-    h->dirty_next = NULL;
-    if (l->dirty_tail != NULL) l->dirty_tail->dirty_next = h;
+    h->next = NULL;
+    if (l->dirty_tail != NULL) l->dirty_tail->next = h;
     else l->dirty_head = h;
     l->dirty_tail = h;
 }
@@ -145,7 +89,7 @@ static void maybe_release(struct tasync_handle *h) {
     if (!h->closed || h->armed || h->in_dirty || h->in_zombies) return;
     if (l->in_run > 0) {
         h->in_zombies = 1;
-        h->zombie_next = l->zombies;
+        h->next = l->zombies;
         l->zombies = h;
         return;
     }
@@ -155,7 +99,7 @@ static void maybe_release(struct tasync_handle *h) {
 static void free_zombies(struct tasync_loop *l) {
     while (l->zombies != NULL) {
         struct tasync_handle *h = l->zombies;
-        l->zombies = h->zombie_next;
+        l->zombies = h->next;
         free_handle(h);
     }
 }
@@ -182,7 +126,10 @@ static int sync_handle(struct tasync_handle *h) {
     unsigned want = h->closed ? 0 : poll_mask_of(h->events);
     if (want == 0) {
         if (h->armed && !h->removing) {
-            if (queue_poll_remove(l, ud) != 0) return 0;
+            struct io_uring_sqe *sqe = get_sqe(l);
+            if (sqe == NULL) return 0;
+            io_uring_prep_poll_remove(sqe, ud);
+            count_request(l, sqe, ud_pack(NULL, TAG_IGNORE));
             h->removing = 1;
         }
     } else if (!h->armed) {
@@ -207,11 +154,11 @@ static int sync_handle(struct tasync_handle *h) {
 
 /* Queues what table calls asked for since the last loop_run. */
 static void flush_dirty(struct tasync_loop *l) {
-    if (!l->wake_armed && queue_internal_poll(l, l->wake_fd, TAG_WAKE) == 0) l->wake_armed = 1;
+    if (!l->wake_armed) arm_wakeup(l);
     while (l->dirty_head != NULL) {
         struct tasync_handle *h = l->dirty_head;
         if (!sync_handle(h)) break; /* SQ refused: the rest waits for the next run */
-        l->dirty_head = h->dirty_next;
+        l->dirty_head = h->next;
         if (l->dirty_head == NULL) l->dirty_tail = NULL;
         h->in_dirty = 0;
         maybe_release(h);
@@ -272,7 +219,6 @@ static void dispatch_cqe(struct tasync_loop *l, uint64_t ud, int res, unsigned f
     if (final) l->kreqs--;
     switch (ud_tag(ud)) {
         case TAG_OP: uring_on_op_cqe(l, p, res); break;
-        case TAG_OP_POLL: uring_on_op_poll_cqe(l, p, res); break;
         case TAG_HANDLE: on_handle_cqe(p, res); break;
         case TAG_WAKE: {
             uint64_t count;
@@ -280,9 +226,7 @@ static void dispatch_cqe(struct tasync_loop *l, uint64_t ud, int res, unsigned f
                 l->wake_armed = 0;
                 if (res == -EINVAL) l->oneshot_only = 1;
             }
-            if (read(l->wake_fd, &count, sizeof(count)) < 0) {
-                /* already drained */
-            }
+            if (read(l->wake_fd, &count, sizeof(count)) < 0) count = 0; /* already drained */
             break;
         }
         default: break; /* TAG_IGNORE */
@@ -330,35 +274,26 @@ static int read_int_file(const char *path, int *out) {
 /* Explains why io_uring_queue_init failed, naming the kernel setting that
  * refuses io_uring when there is one. */
 static void set_setup_error(const tasync_loop_options_t *opts, int err) {
-    char why[200];
-    int disabled = 0, group = -1;
+    char why[200] = "";
+    int off = 0, group = -1;
     if (opts == NULL || opts->errbuf == NULL || opts->errbuf_size == 0) return;
-    why[0] = '\0';
-    if (read_int_file("/proc/sys/kernel/io_uring_disabled", &disabled) && disabled != 0) {
-        if (disabled == 1 && read_int_file("/proc/sys/kernel/io_uring_group", &group) && group >= 0)
-            snprintf(why, sizeof(why),
-                     " (kernel.io_uring_disabled=1: only processes with CAP_SYS_ADMIN or in group %d,"
-                     " kernel.io_uring_group, may create rings)", group);
-        else if (disabled == 1)
-            snprintf(why, sizeof(why),
-                     " (kernel.io_uring_disabled=1: only processes with CAP_SYS_ADMIN may create rings)");
-        else
-            snprintf(why, sizeof(why), " (kernel.io_uring_disabled=%d)", disabled);
-    } else if (err == -EPERM || err == -ENOSYS) {
-        snprintf(why, sizeof(why),
-                 " (kernel.io_uring_disabled is 0 or absent, so a seccomp filter, an LSM or the container"
-                 " runtime refuses io_uring_setup%s)", err == -ENOSYS ? ", or the kernel lacks io_uring" : "");
-    } else if (err == -ENOMEM) {
+    if (read_int_file("/proc/sys/kernel/io_uring_disabled", &off) && off == 1 &&
+        read_int_file("/proc/sys/kernel/io_uring_group", &group) && group >= 0)
+        snprintf(why, sizeof(why), " (kernel.io_uring_disabled=1: only processes with CAP_SYS_ADMIN or in group %d,"
+                 " kernel.io_uring_group, may create rings)", group);
+    else if (off == 1)
+        snprintf(why, sizeof(why), " (kernel.io_uring_disabled=1: only processes with CAP_SYS_ADMIN may create rings)");
+    else if (off != 0)
+        snprintf(why, sizeof(why), " (kernel.io_uring_disabled=%d)", off);
+    else if (err == -EPERM || err == -ENOSYS)
+        snprintf(why, sizeof(why), " (kernel.io_uring_disabled is 0 or absent, so a seccomp filter, an LSM or the"
+                 " container runtime refuses io_uring_setup%s)",
+                 err == -ENOSYS ? ", or the kernel lacks io_uring" : "");
+    else if (err == -ENOMEM)
         snprintf(why, sizeof(why), " (out of memory, or RLIMIT_MEMLOCK too small on kernels before 5.12)");
-    } else if (err == -EMFILE || err == -ENFILE) {
+    else if (err == -EMFILE || err == -ENFILE)
         snprintf(why, sizeof(why), " (no file descriptor left for the ring)");
-    }
     snprintf(opts->errbuf, opts->errbuf_size, "io_uring_queue_init failed: %s%s", strerror(-err), why);
-}
-
-static void set_err(const tasync_loop_options_t *opts, const char *what, int err) {
-    if (opts != NULL && opts->errbuf != NULL && opts->errbuf_size > 0)
-        snprintf(opts->errbuf, opts->errbuf_size, "%s: %s", what, strerror(-err));
 }
 
 /* Ring flags from the most to the least capable; each is tried while the
@@ -378,48 +313,50 @@ static const unsigned k_ring_flags[] = {
  * fd sees them: the rings made under valgrind start there. */
 #define RING_FLAGS_SELF_POSTING 3
 
-static int ring_setup(unsigned entries, struct io_uring *ring, int valgrind) {
-    size_t i;
+/* Makes the loop's ring and wakeup eventfd, at creation and again in a
+ * forked child; the wakeup poll is submitted by the next loop_run. */
+static int open_ring(struct tasync_loop *l, const tasync_loop_options_t *opts) {
+    size_t i = l->valgrind ? RING_FLAGS_SELF_POSTING : 0;
     int rc = -EINVAL;
-    for (i = valgrind ? RING_FLAGS_SELF_POSTING : 0; i < sizeof(k_ring_flags) / sizeof(k_ring_flags[0]); i++) {
+    for (; rc == -EINVAL && i < sizeof(k_ring_flags) / sizeof(k_ring_flags[0]); i++) {
         struct io_uring_params p;
         memset(&p, 0, sizeof(p));
         p.flags = k_ring_flags[i];
-        rc = io_uring_queue_init_params(entries, ring, &p);
-        if (rc == 0) break;
-        if (rc != -EINVAL) break;
+        rc = io_uring_queue_init_params(l->entries, &l->ring, &p);
     }
-    return rc;
-}
-
-static int uring_loop_create_(const tasync_loop_options_t *opts, tasync_loop_t **out) {
-    struct tasync_loop *l;
-    unsigned entries = DEFAULT_QUEUE_DEPTH;
-    int rc;
-    if (out == NULL) return -EINVAL;
-    if (opts != NULL && opts->size >= offsetof(tasync_loop_options_t, reserved0) && opts->queue_depth != 0)
-        entries = opts->queue_depth < 4 ? 4 : opts->queue_depth;
-    l = calloc(1, sizeof(*l));
-    if (l == NULL) return -ENOMEM;
-    l->wake_fd = -1;
-    l->entries = entries;
-    l->valgrind = RUNNING_ON_VALGRIND ? 1 : 0;
-    rc = ring_setup(entries, &l->ring, l->valgrind);
     if (rc != 0) {
         set_setup_error(opts, rc);
-        free(l);
         return rc;
     }
     l->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (l->wake_fd < 0) {
         rc = -errno;
-        set_err(opts, "eventfd failed", rc);
+        if (opts != NULL && opts->errbuf != NULL && opts->errbuf_size > 0)
+            snprintf(opts->errbuf, opts->errbuf_size, "eventfd failed: %s", strerror(-rc));
         io_uring_queue_exit(&l->ring);
+        return rc;
+    }
+    l->kreqs = 0;
+    l->wake_armed = 0;
+    arm_wakeup(l);
+    return 0;
+}
+
+static int uring_loop_create_(const tasync_loop_options_t *opts, tasync_loop_t **out) {
+    struct tasync_loop *l;
+    int rc;
+    if (out == NULL) return -EINVAL;
+    l = calloc(1, sizeof(*l));
+    if (l == NULL) return -ENOMEM;
+    l->entries = DEFAULT_QUEUE_DEPTH;
+    if (opts != NULL && opts->size >= offsetof(tasync_loop_options_t, reserved0) && opts->queue_depth != 0)
+        l->entries = opts->queue_depth < 4 ? 4 : opts->queue_depth;
+    l->valgrind = RUNNING_ON_VALGRIND ? 1 : 0;
+    rc = open_ring(l, opts);
+    if (rc != 0) {
         free(l);
         return rc;
     }
-    /* The wakeup poll is queued here and submitted by the first loop_run. */
-    if (queue_internal_poll(l, l->wake_fd, TAG_WAKE) == 0) l->wake_armed = 1;
     *out = l;
     return 0;
 }
@@ -432,28 +369,19 @@ static int uring_loop_create_(const tasync_loop_options_t *opts, tasync_loop_t *
  * loop_run, and completion ops finish there with -ECANCELED. */
 static int uring_loop_fork_(tasync_loop_t *loop) {
     struct tasync_loop *l = loop;
-    struct io_uring old = l->ring;
+    struct io_uring old = l != NULL ? l->ring : (struct io_uring){0};
     struct tasync_handle *h, *next;
-    int rc, wake;
+    int rc, old_wake;
     if (l == NULL) return -EINVAL;
-    rc = ring_setup(l->entries, &l->ring, l->valgrind);
+    old_wake = l->wake_fd;
+    rc = open_ring(l, NULL);
     if (rc != 0) {
         l->ring = old;
-        return rc;
-    }
-    wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (wake < 0) {
-        rc = -errno;
-        io_uring_queue_exit(&l->ring);
-        l->ring = old;
+        l->wake_fd = old_wake;
         return rc;
     }
     io_uring_queue_exit(&old);
-    close(l->wake_fd);
-    l->wake_fd = wake;
-    l->kreqs = 0;
-    l->wake_armed = 0;
-    if (queue_internal_poll(l, l->wake_fd, TAG_WAKE) == 0) l->wake_armed = 1;
+    close(old_wake);
     for (h = l->all; h != NULL; h = next) {
         next = h->all_next;
         h->armed = 0;
@@ -489,12 +417,10 @@ static void neutralise_queued(struct tasync_loop *l) {
 /* Asks the kernel to cancel every request of the loop still in flight. */
 static void cancel_everything(struct tasync_loop *l) {
     struct tasync_handle *h;
-    tasync_op_t *op;
     if (l->wake_armed) queue_cancel(l, ud_pack(l, TAG_WAKE));
-    for (h = l->all; h != NULL; h = h->all_next) {
+    for (h = l->all; h != NULL; h = h->all_next)
         if (h->armed) queue_cancel(l, ud_pack(h, TAG_HANDLE));
-    }
-    for (op = l->ops; op != NULL; op = op->internal[3]) queue_cancel(l, uring_op_current_ud(op));
+    uring_ops_cancel_all(l);
 }
 
 static void uring_loop_destroy_(tasync_loop_t *loop) {
@@ -529,50 +455,16 @@ static void uring_loop_destroy_(tasync_loop_t *loop) {
     free(loop);
 }
 
-/*
- * One loop iteration: queue what table calls asked for, submit the batch and
- * wait in a single io_uring_enter, then dispatch the CQEs.
- *
- * Avoiding the system call in loop_run(0): the CQ ring is shared memory, so
- * completions already posted are seen by reading its tail. With
- * DEFER_TASKRUN, however, the kernel does not post completions by itself:
- * a ready poll or a finished read only queues task work for the loop's
- * thread, which runs when that thread enters io_uring_enter with GETEVENTS;
- * a pure CQ peek would miss those completions forever. The ring is created
- * with IORING_SETUP_TASKRUN_FLAG, so the kernel sets IORING_SQ_TASKRUN in the
- * shared SQ flags as soon as such work is queued (and IORING_SQ_CQ_OVERFLOW
- * when CQEs wait in the overflow list). loop_run(0) therefore enters the
- * kernel only if there are SQEs to submit or one of those flags is set, and
- * then in one call (io_uring_submit_and_get_events, or io_uring_get_events
- * when nothing is queued). Otherwise it costs a few loads. The same test is
- * right for the fallback rings: COOP_TASKRUN also reports pending task work
- * through IORING_SQ_TASKRUN, and without either flag the kernel posts
- * completions on its own.
- */
-/*
- * Valgrind (3.19 at least) runs io_uring_enter as a system call that does
- * not block: it keeps its big lock, which lets one thread at a time run,
- * while the loop's thread waits in it. No other thread of the process then
- * runs, so a thread pool's job can never post its completion (the eventfd
- * write that would end the wait): with no deadline the process hangs, with
- * a short one the pool threads starve (they get the lock only when the
- * loop's thread uses up its time slice). Under valgrind the loop therefore
- * submits without waiting and waits in poll(2) on the ring's fd, which
- * valgrind knows blocks; the ring is then one whose completions the kernel
- * posts by itself (RING_FLAGS_SELF_POSTING), so that the poll sees them.
- * Natively the single io_uring_enter stays the only system call.
- */
+/* Under valgrind, which cannot block in io_uring_enter without starving
+ * every other thread, the loop submits and then waits in poll(2) on the
+ * ring's fd (docs/backend-guide.md, "Valgrind"). */
 static int wait_for_cqes(struct io_uring *ring, int64_t wait_ns) {
     struct pollfd pfd;
     int rc = io_uring_submit(ring), timeout_ms;
     if (rc < 0) return rc;
     if (io_uring_cq_ready(ring) > 0) return 0;
-    if (wait_ns < 0)
-        timeout_ms = -1;
-    else if (wait_ns / 1000000 >= INT32_MAX)
-        timeout_ms = INT32_MAX;
-    else
-        timeout_ms = (int)((wait_ns + 999999) / 1000000); /* never wake before the deadline */
+    /* Rounded up: never wake before the deadline. */
+    timeout_ms = wait_ns < 0 ? -1 : wait_ns / 1000000 >= INT32_MAX ? INT32_MAX : (int)((wait_ns + 999999) / 1000000);
     pfd.fd = ring->ring_fd;
     pfd.events = POLLIN;
     pfd.revents = 0;
@@ -580,6 +472,11 @@ static int wait_for_cqes(struct io_uring *ring, int64_t wait_ns) {
     return 0;
 }
 
+/* One iteration: queue what table calls asked for, submit the batch and
+ * wait in one io_uring_enter, dispatch the CQEs. loop_run(0) enters the
+ * kernel only when SQEs are queued or the shared SQ flags say completions
+ * wait to be posted (docs/backend-guide.md, "A loop_run(0) without a system
+ * call"). */
 static int uring_loop_run_(tasync_loop_t *loop, int64_t timeout_ns) {
     struct io_uring *ring = &loop->ring;
     int64_t wait = timeout_ns;
@@ -598,11 +495,8 @@ static int uring_loop_run_(tasync_loop_t *loop, int64_t timeout_ns) {
     } else if (loop->valgrind) {
         rc = wait_for_cqes(ring, wait);
     } else if (wait < 0) {
-        /* No deadline: one io_uring_enter(GETEVENTS, min_complete 1).
-         * io_uring_submit_and_wait goes straight to it, where
-         * io_uring_submit_and_wait_timeout without a timeout first walks
-         * liburing's generic get-CQE loop; this is the path every
-         * request/response wait takes. */
+        /* Straight to io_uring_enter(GETEVENTS, 1), without the generic
+         * get-CQE loop of submit_and_wait_timeout: every idle wait. */
         rc = io_uring_submit_and_wait(ring, 1);
     } else {
         struct __kernel_timespec ts;
@@ -614,11 +508,9 @@ static int uring_loop_run_(tasync_loop_t *loop, int64_t timeout_ns) {
     /* A timeout, a signal or a busy CQ is just an early return (G7). */
     if (rc == -ETIME || rc == -EINTR || rc == -EAGAIN || rc == -EBUSY || rc > 0) rc = 0;
     process_cqes(loop);
-    /* CQEs that did not fit in the CQ ring wait in the kernel's overflow
-     * list (IORING_FEAT_NODROP). Fetch them all now: G5 wants every ready
-     * fd reported by every loop_run, and 10 000 ready fds are 20 ring-fuls
-     * (stopping after four reported 2 560 of them per run). The bound only
-     * keeps callbacks that submit more and more from holding the run. */
+    /* CQEs that overflowed the CQ ring (IORING_FEAT_NODROP) are fetched now:
+     * G5 wants every ready fd reported by every run. The bound only keeps
+     * callbacks that submit more and more from holding the run. */
     max_extra = loop->kreqs / (ring->cq.ring_entries != 0 ? ring->cq.ring_entries : 1) + 2;
     for (extra = 0; extra < max_extra && io_uring_cq_has_overflow(ring); extra++) {
         io_uring_get_events(ring);
@@ -639,8 +531,10 @@ static int uring_loop_wakeup_(tasync_loop_t *loop) {
 }
 
 static uint64_t uring_loop_now_(tasync_loop_t *loop) {
+    struct timespec ts;
     (void)loop;
-    return now_ns();
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* -------------------------------------------------------------------- io */
@@ -650,8 +544,15 @@ static int uring_io_open_(tasync_loop_t *loop, int fd, tasync_io_cb cb, void *da
     if (loop == NULL || cb == NULL || out == NULL || fd < 0) return -EINVAL;
     /* The ring would only say so in a CQE; refuse a bad fd right away. */
     if (fcntl(fd, F_GETFD) < 0) return -errno;
-    h = new_handle(loop, fd, cb, data);
+    h = calloc(1, sizeof(*h));
     if (h == NULL) return -ENOMEM;
+    h->loop = loop;
+    h->cb = cb;
+    h->data = data;
+    h->fd = fd;
+    h->all_next = loop->all;
+    if (loop->all != NULL) loop->all->all_prev = h;
+    loop->all = h;
     *out = h;
     return 0;
 }
@@ -673,8 +574,6 @@ static int uring_io_stop_(tasync_handle_t *h) {
     return 0;
 }
 
-/* ----------------------------------------------------------------- close */
-
 static void uring_handle_close_(tasync_handle_t *h) {
     if (h == NULL || h->closed) return;
     close_handle(h);
@@ -685,32 +584,26 @@ static void uring_handle_close_(tasync_handle_t *h) {
 
 static char g_version[128];
 
+/* The slots left out (timers, signals, children, offload) stay NULL: the
+ * core owns timers, signals and children since ABI 1.2. */
 static tasync_backend_t g_table = {
-    sizeof(tasync_backend_t),
-    TASYNC_ABI_VERSION,
-    URING_BACKEND_NAME,
-    g_version,
-    TASYNC_CAP_HANGUP | TASYNC_CAP_PRIORITY | TASYNC_CAP_PRECISE_TIMEOUT,
-    0,
-    uring_loop_create_,
-    uring_loop_destroy_,
-    uring_loop_run_,
-    uring_loop_wakeup_,
-    uring_loop_now_,
-    NULL, /* timer_open, timer_start, timer_stop: unused since ABI 1.2 */
-    NULL,
-    NULL,
-    uring_io_open_,
-    uring_io_start_,
-    uring_io_stop_,
-    uring_handle_close_,
-    NULL, /* signal_open, child_open: unused since ABI 1.2 */
-    NULL,
-    uring_op_submit,
-    uring_op_cancel,
-    NULL,
-    NULL,
-    uring_loop_fork_,
+    .size = sizeof(tasync_backend_t),
+    .abi_version = TASYNC_ABI_VERSION,
+    .name = URING_BACKEND_NAME,
+    .version = g_version,
+    .capabilities = TASYNC_CAP_HANGUP | TASYNC_CAP_PRIORITY | TASYNC_CAP_PRECISE_TIMEOUT,
+    .loop_create = uring_loop_create_,
+    .loop_destroy = uring_loop_destroy_,
+    .loop_run = uring_loop_run_,
+    .loop_wakeup = uring_loop_wakeup_,
+    .loop_now = uring_loop_now_,
+    .io_open = uring_io_open_,
+    .io_start = uring_io_start_,
+    .io_stop = uring_io_stop_,
+    .handle_close = uring_handle_close_,
+    .op_submit = uring_op_submit,
+    .op_cancel = uring_op_cancel,
+    .loop_fork = uring_loop_fork_,
 };
 
 /* Finds the version of the liburing actually loaded from its file name

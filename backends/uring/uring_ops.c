@@ -1,15 +1,11 @@
 /*
- * tasync-backend-uring's completion operations (TASYNC_CAP_COMPLETION, G9):
- * read, write, recv, send, accept, connect, close, fsync and openat as
- * io_uring requests, with a readiness wait and a retry where an older
+ * tasync-backend-uring's completion operations (TASYNC_CAP_COMPLETION, G9)
+ * as io_uring requests, with a readiness wait and a retry where an older
  * kernel answers -EAGAIN (or -EINPROGRESS for connect) instead of waiting.
- * An op is linked into its loop through internal[2..3], its state is in
- * internal[1] and its loop in internal[0].
- *
- * One compile-time switch exists for tests only and is off in every build
- * of this tree: TASYNC_URING_TEST_EAGAIN makes the first attempt of READ/
- * WRITE/RECV/SEND on pipes and sockets non-blocking so that that -EAGAIN
- * path runs on this kernel too.
+ * An op keeps its loop in internal[0], its state in internal[1], and its
+ * links in the loop's list in internal[2..3]. TASYNC_URING_TEST_EAGAIN (a
+ * conformance build only) makes first attempts on pipes and sockets
+ * non-blocking, so that the retry path runs on this kernel too.
  */
 #include "uring.h"
 
@@ -24,6 +20,14 @@
 #define VALGRIND_MAKE_MEM_DEFINED(addr, len) ((void)0)
 #endif
 #include <sys/stat.h>
+
+/* State bits of an op in flight, kept in op->internal[1] (uring_ops.c). */
+enum op_state {
+    OPS_CANCEL = 1,      /* op_cancel was called */
+    OPS_POLLING = 2,     /* waiting for readiness before trying again */
+    OPS_CONNECTING = 4,  /* connect in progress: result is SO_ERROR */
+    OPS_LOST = 8         /* in the parent's ring at a fork (G11): -ECANCELED */
+};
 
 /* Largest transfer the kernel performs in one call (MAX_RW_COUNT); it also
  * keeps the result representable in tasync_op_t.result. */
@@ -54,10 +58,6 @@ static void op_unlink(struct tasync_loop *l, tasync_op_t *op) {
 /* ACCEPT hands &op->addrlen to the kernel as a socklen_t. */
 _Static_assert(sizeof(socklen_t) == sizeof(uint32_t), "socklen_t must match tasync_op_t.addrlen");
 
-uint64_t uring_op_current_ud(const tasync_op_t *op) {
-    return ud_pack(op, (op_state(op) & OPS_POLLING) ? TAG_OP_POLL : TAG_OP);
-}
-
 static int is_regular_file(int fd) {
     struct stat st;
     return fstat(fd, &st) == 0 && (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode) || S_ISDIR(st.st_mode));
@@ -72,37 +72,21 @@ static void prep_op(struct io_uring_sqe *sqe, tasync_op_t *op, int first) {
     uint64_t off = (uint64_t)op->offset;
     (void)first;
     switch (op->opcode) {
-        case TASYNC_OP_READ:
-            io_uring_prep_read(sqe, op->fd, op->buf, len, off);
-            break;
-        case TASYNC_OP_WRITE:
-            io_uring_prep_write(sqe, op->fd, op->buf, len, off);
-            break;
-        case TASYNC_OP_RECV:
-            io_uring_prep_recv(sqe, op->fd, op->buf, len, (int)op->op_flags);
-            break;
-        case TASYNC_OP_SEND:
-            io_uring_prep_send(sqe, op->fd, op->buf, len, (int)(op->op_flags | MSG_NOSIGNAL));
-            break;
+        case TASYNC_OP_READ: io_uring_prep_read(sqe, op->fd, op->buf, len, off); break;
+        case TASYNC_OP_WRITE: io_uring_prep_write(sqe, op->fd, op->buf, len, off); break;
+        case TASYNC_OP_RECV: io_uring_prep_recv(sqe, op->fd, op->buf, len, (int)op->op_flags); break;
+        case TASYNC_OP_SEND: io_uring_prep_send(sqe, op->fd, op->buf, len, (int)(op->op_flags | MSG_NOSIGNAL)); break;
         case TASYNC_OP_ACCEPT:
             io_uring_prep_accept(sqe, op->fd, op->buf, op->buf != NULL ? (socklen_t *)&op->addrlen : NULL,
                                  (int)op->op_flags);
             break;
-        case TASYNC_OP_CONNECT:
-            io_uring_prep_connect(sqe, op->fd, op->buf, (socklen_t)op->len);
-            break;
-        case TASYNC_OP_CLOSE:
-            io_uring_prep_close(sqe, op->fd);
-            break;
+        case TASYNC_OP_CONNECT: io_uring_prep_connect(sqe, op->fd, op->buf, (socklen_t)op->len); break;
+        case TASYNC_OP_CLOSE: io_uring_prep_close(sqe, op->fd); break;
         case TASYNC_OP_FSYNC:
             io_uring_prep_fsync(sqe, op->fd, (op->op_flags & TASYNC_FSYNC_DATASYNC) ? IORING_FSYNC_DATASYNC : 0);
             break;
-        case TASYNC_OP_OPENAT:
-            io_uring_prep_openat(sqe, op->fd, op->buf, (int)op->op_flags, (mode_t)op->mode);
-            break;
-        default:
-            io_uring_prep_nop(sqe);
-            break;
+        case TASYNC_OP_OPENAT: io_uring_prep_openat(sqe, op->fd, op->buf, (int)op->op_flags, (mode_t)op->mode); break;
+        default: io_uring_prep_nop(sqe); break;
     }
 #ifdef TASYNC_URING_TEST_EAGAIN
     if (first && !is_regular_file(op->fd)) {
@@ -150,30 +134,8 @@ static void op_finish(struct tasync_loop *l, tasync_op_t *op, int res) {
     op->cb(op);
 }
 
-void uring_on_op_cqe(struct tasync_loop *l, tasync_op_t *op, int res) {
-    unsigned st = op_state(op);
-    unsigned mask = l->destroying ? 0 : op_retry_mask(op, res);
-    if (mask != 0 && (st & OPS_CANCEL)) {
-        /* It would have waited for readiness: cancelled instead, not the
-         * -EAGAIN the caller never asked for. */
-        op_finish(l, op, -ECANCELED);
-        return;
-    }
-    if (mask != 0) {
-        struct io_uring_sqe *sqe = get_sqe(l);
-        if (sqe != NULL) {
-            io_uring_prep_poll_add(sqe, op->fd, mask);
-            st |= OPS_POLLING;
-            if (op->opcode == TASYNC_OP_CONNECT && res == -EINPROGRESS) st |= OPS_CONNECTING;
-            op_set_state(op, st);
-            count_request(l, sqe, ud_pack(op, TAG_OP_POLL));
-            return;
-        }
-    }
-    op_finish(l, op, res);
-}
-
-void uring_on_op_poll_cqe(struct tasync_loop *l, tasync_op_t *op, int res) {
+/* The CQE of the readiness wait: try again, or finish. */
+static void on_op_poll_cqe(struct tasync_loop *l, tasync_op_t *op, int res) {
     unsigned st = op_state(op);
     struct io_uring_sqe *sqe;
     if ((st & OPS_CANCEL) || l->destroying || res == -ECANCELED) {
@@ -201,6 +163,34 @@ void uring_on_op_poll_cqe(struct tasync_loop *l, tasync_op_t *op, int res) {
     count_request(l, sqe, ud_pack(op, TAG_OP));
 }
 
+void uring_on_op_cqe(struct tasync_loop *l, tasync_op_t *op, int res) {
+    unsigned st = op_state(op);
+    unsigned mask;
+    if (st & OPS_POLLING) {
+        on_op_poll_cqe(l, op, res);
+        return;
+    }
+    mask = l->destroying ? 0 : op_retry_mask(op, res);
+    if (mask != 0 && (st & OPS_CANCEL)) {
+        /* It would have waited for readiness: cancelled instead, not the
+         * -EAGAIN the caller never asked for. */
+        op_finish(l, op, -ECANCELED);
+        return;
+    }
+    if (mask != 0) {
+        struct io_uring_sqe *sqe = get_sqe(l);
+        if (sqe != NULL) {
+            io_uring_prep_poll_add(sqe, op->fd, mask);
+            st |= OPS_POLLING;
+            if (op->opcode == TASYNC_OP_CONNECT && res == -EINPROGRESS) st |= OPS_CONNECTING;
+            op_set_state(op, st);
+            count_request(l, sqe, ud_pack(op, TAG_OP));
+            return;
+        }
+    }
+    op_finish(l, op, res);
+}
+
 int uring_op_submit(tasync_loop_t *loop, tasync_op_t *op) {
     struct io_uring_sqe *sqe;
     if (loop == NULL || op == NULL || op->size < sizeof(tasync_op_t) || op->cb == NULL) return -EINVAL;
@@ -223,9 +213,14 @@ int uring_op_cancel(tasync_loop_t *loop, tasync_op_t *op) {
     if (loop == NULL || op == NULL || op->internal[0] != (void *)loop) return -ENOENT;
     st = op_state(op);
     if (st & OPS_CANCEL) return 0;
-    rc = queue_cancel(loop, uring_op_current_ud(op));
+    rc = queue_cancel(loop, ud_pack(op, TAG_OP));
     if (rc == 0) op_set_state(op, st | OPS_CANCEL);
     return rc;
+}
+
+void uring_ops_cancel_all(struct tasync_loop *l) {
+    tasync_op_t *op;
+    for (op = l->ops; op != NULL; op = op->internal[3]) queue_cancel(l, ud_pack(op, TAG_OP));
 }
 
 void uring_ops_lost_in_fork(struct tasync_loop *l) {
