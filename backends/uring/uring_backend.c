@@ -10,8 +10,6 @@
 #include "uring.h"
 
 #include <fcntl.h>
-#include <limits.h>
-#include <link.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +29,9 @@
 #endif
 
 #define URING_BACKEND_NAME "uring"
+#ifndef TASYNC_LIBURING_VERSION
+#define TASYNC_LIBURING_VERSION "(version unknown)" /* meson passes liburing's */
+#endif
 #define DEFAULT_QUEUE_DEPTH 256u
 
 /* An io handle. */
@@ -606,29 +607,14 @@ static tasync_backend_t g_table = {
     .loop_fork = uring_loop_fork_,
 };
 
-/* Finds the version of the liburing actually loaded from its file name
- * (liburing.so.2.3); liburing 2.3 has no version query. */
-static int find_liburing(struct dl_phdr_info *info, size_t size, void *arg) {
-    char real[PATH_MAX];
-    const char *base;
-    (void)size;
-    if (info->dlpi_name == NULL || strstr(info->dlpi_name, "liburing.so") == NULL) return 0;
-    if (realpath(info->dlpi_name, real) == NULL) snprintf(real, sizeof(real), "%s", info->dlpi_name);
-    base = strstr(real, "liburing.so.");
-    if (base != NULL) snprintf(arg, 16, "%s", base + strlen("liburing.so."));
-    return 1;
-}
-
 /* Runs once when the shared object is loaded: fills in what depends on the
- * library and kernel found at run time. */
+ * kernel found at run time. */
 __attribute__((constructor)) static void uring_backend_init(void) {
-    char libver[16] = "";
     struct utsname un;
     g_table.op_mask = uring_ops_probe();
     if (g_table.op_mask != 0) g_table.capabilities |= TASYNC_CAP_COMPLETION;
-    dl_iterate_phdr(find_liburing, libver);
     if (uname(&un) != 0) snprintf(un.release, sizeof(un.release), "?");
-    snprintf(g_version, sizeof(g_version), "liburing%s%s (kernel io_uring, Linux %s)", libver[0] ? " " : "", libver,
+    snprintf(g_version, sizeof(g_version), "liburing %s (kernel io_uring, Linux %s)", TASYNC_LIBURING_VERSION,
              un.release);
 }
 
