@@ -25,7 +25,6 @@ struct tasync_loop {
     struct io_uring ring;
     unsigned kreqs;   /* requests whose final CQE is not seen yet */
     unsigned entries; /* queue depth, for the ring a forked child makes */
-    int in_run;
     int destroying;
     int dispatched;
     int oneshot_only; /* the kernel refused multishot polls */
@@ -35,7 +34,6 @@ struct tasync_loop {
     int valgrind;     /* wait in poll(2) on the ring's fd (wait_for_cqes) */
     struct tasync_handle *all;                     /* every handle not yet freed */
     struct tasync_handle *dirty_head, *dirty_tail; /* polls to arm, change or remove at the next run */
-    struct tasync_handle *zombies;                 /* closed, freed at the end of this run */
     tasync_op_t *ops;                              /* completion operations in flight */
 };
 

@@ -40,12 +40,11 @@ struct tasync_handle {
     unsigned char armed;      /* our poll is queued or in the kernel */
     unsigned char removing;   /* its removal is queued or in the kernel */
     unsigned char in_dirty;
-    unsigned char in_zombies;
     struct tasync_loop *loop;
     tasync_io_cb cb;
     void *data;
     struct tasync_handle *all_prev, *all_next;
-    struct tasync_handle *next; /* in the dirty queue, or else among the zombies */
+    struct tasync_handle *next; /* in the dirty queue */
     int fd;
     unsigned events;     /* wanted tasync_io_event_t bits; 0 = stopped */
     unsigned armed_mask; /* poll mask of the request in the kernel */
@@ -82,27 +81,10 @@ static void free_handle(struct tasync_handle *h) {
 }
 
 /* Frees a closed handle once nothing refers to it any more: no request in
- * the kernel and no place in the dirty queue. Inside loop_run the memory is
- * kept until the run ends, because the dispatcher may still be walking a
- * list the handle is on. */
+ * the kernel (so no CQE, copied out or not, can name it: a handle has at
+ * most one) and no place in the dirty queue. */
 static void maybe_release(struct tasync_handle *h) {
-    struct tasync_loop *l = h->loop;
-    if (!h->closed || h->armed || h->in_dirty || h->in_zombies) return;
-    if (l->in_run > 0) {
-        h->in_zombies = 1;
-        h->next = l->zombies;
-        l->zombies = h;
-        return;
-    }
-    free_handle(h);
-}
-
-static void free_zombies(struct tasync_loop *l) {
-    while (l->zombies != NULL) {
-        struct tasync_handle *h = l->zombies;
-        l->zombies = h->next;
-        free_handle(h);
-    }
+    if (h->closed && !h->armed && !h->in_dirty) free_handle(h);
 }
 
 /* ------------------------------------------------------- dirty handles */
@@ -429,7 +411,6 @@ static void uring_loop_destroy_(tasync_loop_t *loop) {
     unsigned round, idle;
     if (loop == NULL) return;
     loop->destroying = 1;
-    loop->in_run++;
     for (h = loop->all; h != NULL; h = h->all_next) close_handle(h);
     /* Wait for the final CQE of everything the kernel holds: after this
      * returns no request can write into memory the host frees (G8). */
@@ -484,7 +465,6 @@ static int uring_loop_run_(tasync_loop_t *loop, int64_t timeout_ns) {
     int rc = 0, result;
     unsigned extra, max_extra;
     loop->dispatched = 0;
-    loop->in_run++;
     if (loop->lost_ops) uring_finish_lost_ops(loop);
     flush_dirty(loop);
     if (wait != 0 && (loop->dispatched > 0 || io_uring_cq_ready(ring) > 0)) wait = 0;
@@ -518,8 +498,6 @@ static int uring_loop_run_(tasync_loop_t *loop, int64_t timeout_ns) {
         process_cqes(loop);
     }
     result = loop->dispatched;
-    loop->in_run--;
-    free_zombies(loop);
     return rc < 0 ? rc : result;
 }
 
