@@ -69,7 +69,10 @@
  *  G11 Fork (optional, ABI 1.1). In a child process made by fork(), a loop
  *     created before the fork shares its kernel objects (epoll set, ring,
  *     eventfd) with the parent's copy. Before the child uses such a loop in
- *     any other way, it calls loop_fork on the thread that forked; the loop
+ *     any other way, it calls loop_fork on the thread that forked, outside
+ *     loop_run (a child forked by a callback does not return into that
+ *     loop_run: it execs or exits, since the rest of the run is the
+ *     parent's); the loop
  *     then has kernel objects of its own, the parent's loop is untouched,
  *     and every io handle stays as it was, interests included. Completion
  *     ops in flight at the fork finish with -ECANCELED at the next loop_run
