@@ -352,10 +352,11 @@ static int uring_loop_create_(const tasync_loop_options_t *opts, tasync_loop_t *
  * loop_run, and completion ops finish there with -ECANCELED. */
 static int uring_loop_fork_(tasync_loop_t *loop) {
     struct tasync_loop *l = loop;
-    struct io_uring old = l != NULL ? l->ring : (struct io_uring){0};
+    struct io_uring old;
     struct tasync_handle *h, *next;
     int rc, old_wake;
     if (l == NULL) return -EINVAL;
+    old = l->ring;
     old_wake = l->wake_fd;
     rc = open_ring(l, NULL);
     if (rc != 0) {

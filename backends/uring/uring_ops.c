@@ -21,7 +21,7 @@
 #endif
 #include <sys/stat.h>
 
-/* State bits of an op in flight, kept in op->internal[1] (uring_ops.c). */
+/* State bits of an op in flight, kept in op->internal[1]. */
 enum op_state {
     OPS_CANCEL = 1,      /* op_cancel was called */
     OPS_POLLING = 2,     /* waiting for readiness before trying again */
