@@ -111,9 +111,14 @@ static ZEND_INI_MH(OnUpdateThreadPoolSize)
 	return SUCCESS;
 }
 
+/* Which shared object the runtime loads is the administrator's choice
+ * (php.ini, -d, FPM's php_admin_value), never a script's: ini_set() or a
+ * .user.ini could otherwise make the process run native code of its
+ * choosing, with dl() disabled. The core also refuses a backend file or
+ * directory writable by others than its owner (docs/php.md). */
 PHP_INI_BEGIN()
-	STD_PHP_INI_ENTRY("async.reactor", "uv", PHP_INI_ALL, OnUpdateString, reactor, zend_async_globals, async_globals)
-	STD_PHP_INI_ENTRY("async.backend_dir", "", PHP_INI_ALL, OnUpdateString, backend_dir, zend_async_globals, async_globals)
+	STD_PHP_INI_ENTRY("async.reactor", "uv", PHP_INI_SYSTEM, OnUpdateString, reactor, zend_async_globals, async_globals)
+	STD_PHP_INI_ENTRY("async.backend_dir", "", PHP_INI_SYSTEM, OnUpdateString, backend_dir, zend_async_globals, async_globals)
 	PHP_INI_ENTRY("async.zombie_coroutine_timeout", "2", PHP_INI_ALL, OnUpdateZombieTimeout)
 	PHP_INI_ENTRY("async.stack_size", "256K", PHP_INI_ALL, OnUpdateStackSize)
 	PHP_INI_ENTRY("async.stack_cache", "128", PHP_INI_ALL, OnUpdateStackCache)

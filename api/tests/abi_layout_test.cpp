@@ -15,7 +15,7 @@ static_assert(sizeof(void *) == 8, "the pinned layout is for LP64");
 
 TEST(AbiLayout, Version) {
     EXPECT_EQ(TASYNC_ABI_VERSION_MAJOR, 1);
-    EXPECT_EQ(TASYNC_ABI_VERSION_MINOR, 2);
+    EXPECT_EQ(TASYNC_ABI_VERSION_MINOR, 3);
     EXPECT_EQ(TASYNC_ABI_VERSION, 0x10002u);
 }
 

@@ -32,6 +32,7 @@
 #define FAKE_SLOW_CLOCK 10   /* uv whose clock takes 100 us: widens the windows around it */
 #define FAKE_SLOW_WAKEUP 11  /* uv whose wakeup waits 20 ms before it wakes the loop */
 #define FAKE_COARSE_WAIT 12  /* uv whose bounded waits last a whole second at least */
+#define FAKE_CTOR_PROBE 13   /* uv, and a constructor that leaves a mark when it runs */
 
 #ifndef FAKE_KIND
 #error FAKE_KIND must be defined
@@ -202,6 +203,21 @@ static int coarse_run(tasync_loop_t *loop, int64_t timeout_ns) {
     if (timeout_ns > 0) timeout_ns = (timeout_ns + s - 1) / s * s;
     return g_real_run(loop, timeout_ns);
 }
+
+#if FAKE_KIND == FAKE_CTOR_PROBE
+/* Runs when the object is mapped, before the loader could look at its
+ * table: the loader tests (and ext-php's) prove a refused file never got
+ * this far. Appends a line to $TASYNC_CTOR_PROBE when it is set. */
+__attribute__((constructor)) static void ctor_probe(void) {
+    const char *mark = getenv("TASYNC_CTOR_PROBE");
+    FILE *f;
+    if (mark == NULL || *mark == '\0') return;
+    f = fopen(mark, "a");
+    if (f == NULL) return;
+    fputs("the constructor ran\n", f);
+    fclose(f);
+}
+#endif
 
 static int failing_create(const tasync_loop_options_t *opts, tasync_loop_t **out) {
     (void)out;

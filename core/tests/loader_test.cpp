@@ -4,6 +4,7 @@
 #include <linux/seccomp.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -136,6 +138,62 @@ TEST(Loader, FallbackForAMissingBackend) {
 TEST(Loader, ByNameInTheBackendDirectory) {
     Attempt a = try_load("uv");
     EXPECT_EQ(a.rc, 0) << a.err;
+}
+
+// Issue 21: a backend that someone other than its owner could replace is
+// refused before it is mapped (its constructor never runs), whether it is
+// named by path, by name in a directory, or through a symbolic link; the
+// fallback warns with the reason. Once safe, the same file loads and its
+// constructor runs, which shows the probe would have told.
+TEST(Loader, ABackendOthersMayReplaceIsRefusedBeforeItsCodeRuns) {
+    char tmpl[] = "/tmp/tasync-unsafe-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    const std::string dir = tmpl, so = dir + "/tasync-backend-probe.so", mark = dir + "/mark";
+    {
+        std::ifstream in(fake_path("ctor-probe"), std::ios::binary);
+        std::ofstream out(so, std::ios::binary);
+        ASSERT_TRUE(in.good()) << fake_path("ctor-probe");
+        out << in.rdbuf();
+    }
+    auto constructor_ran = [&] { return access(mark.c_str(), F_OK) == 0; };
+    ASSERT_EQ(setenv("TASYNC_CTOR_PROBE", mark.c_str(), 1), 0);
+
+    ASSERT_EQ(chmod(so.c_str(), 0755), 0);
+    ASSERT_EQ(chmod(dir.c_str(), 0777), 0);
+    Attempt a = try_load(so);
+    EXPECT_EQ(a.rc, TASYNC_EBACKEND_UNSAFE);
+    EXPECT_NE(a.err.find("the directory " + dir + " is writable by others than its owner (mode 777)"), std::string::npos)
+        << a.err;
+    EXPECT_FALSE(constructor_ran());
+
+    ASSERT_EQ(chmod(dir.c_str(), 0755), 0);
+    ASSERT_EQ(chmod(so.c_str(), 0666), 0);
+    a = try_load("probe", 0, dir.c_str());
+    EXPECT_EQ(a.rc, TASYNC_EBACKEND_UNSAFE);
+    EXPECT_NE(a.err.find("the file " + so + " is writable by others"), std::string::npos) << a.err;
+    EXPECT_FALSE(constructor_ran());
+
+    const std::string link = dir + "/safe/tasync-backend-link.so";
+    ASSERT_EQ(mkdir((dir + "/safe").c_str(), 0755), 0);
+    ASSERT_EQ(symlink(so.c_str(), link.c_str()), 0);
+    a = try_load(link, TASYNC_RUNTIME_FALLBACK_DEFAULT);
+    EXPECT_EQ(a.rc, 0) << a.err;
+    ASSERT_EQ(a.warnings.size(), 1u);
+    EXPECT_NE(a.warnings[0].find("refused to load"), std::string::npos) << a.warnings[0];
+    EXPECT_NE(a.warnings[0].find(so + " is writable by others"), std::string::npos) << a.warnings[0];
+    EXPECT_FALSE(constructor_ran());
+
+    ASSERT_EQ(chmod(so.c_str(), 0644), 0);
+    a = try_load(link);
+    EXPECT_EQ(a.rc, 0) << a.err;
+    EXPECT_TRUE(constructor_ran());
+
+    unsetenv("TASYNC_CTOR_PROBE");
+    unlink(link.c_str());
+    rmdir((dir + "/safe").c_str());
+    unlink(mark.c_str());
+    unlink(so.c_str());
+    rmdir(dir.c_str());
 }
 
 // A backend of an older minor version: its table is smaller, the optional

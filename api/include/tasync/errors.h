@@ -40,7 +40,9 @@
     XX(SCOPE_DEADLOCK, -30017, "awaiting a scope from within itself or a child scope would deadlock") \
     XX(NOT_CANCELLED, -30018, "operation is allowed only after the scope was cancelled")          \
     XX(BAD_STATE, -30019, "object is in a state that does not allow this operation")            \
-    XX(HOST_RAISED, -30020, "the host raised an error in the calling coroutine")
+    XX(HOST_RAISED, -30020, "the host raised an error in the calling coroutine")                  \
+    /* Since ABI 1.3: the backend file or its directory is writable by others. */                 \
+    XX(BACKEND_UNSAFE, -30021, "backend shared object may be replaced by others than its owner")
 
 typedef enum tasync_error_code {
 #define TASYNC_ERROR_ENUM_(name, value, msg) TASYNC_E##name = (value),

@@ -58,8 +58,10 @@ typedef struct tasync_runtime_options {
      * <backend_dir>/tasync-backend-<name>.so) or a path containing '/'.
      * NULL or "" means the default, "uv". */
     const char *backend;
-    /* Directory holding backends; NULL means $TASYNC_BACKEND_DIR, else the
-     * directory the core was installed with. */
+    /* Directory holding backends; NULL means $TASYNC_BACKEND_DIR as it was
+     * when the core library was loaded, else the directory the core was
+     * installed with. A backend file or directory writable by group or
+     * others is refused (TASYNC_EBACKEND_UNSAFE, ABI 1.3). */
     const char *backend_dir;
     size_t stack_size;          /* coroutine stack size in bytes; 0 = 256 KiB */
     uint32_t stack_cache;       /* free stacks kept for reuse; 0 = 128 */

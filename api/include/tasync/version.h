@@ -34,7 +34,7 @@
     "." TASYNC_VERSION_XSTR_(TASYNC_VERSION_MINOR) "." TASYNC_VERSION_XSTR_(TASYNC_VERSION_PATCH)
 
 #define TASYNC_ABI_VERSION_MAJOR 1
-#define TASYNC_ABI_VERSION_MINOR 2
+#define TASYNC_ABI_VERSION_MINOR 3
 
 /* Packs a major/minor pair into one integer: major in the high 16 bits. */
 #define TASYNC_ABI_MAKE(major, minor) ((uint32_t)(((uint32_t)(major) << 16) | ((uint32_t)(minor) & 0xffffu)))

@@ -7,8 +7,12 @@
 #include <dlfcn.h>
 #include <sys/stat.h>
 
+#include <cerrno>
+#include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #ifndef TASYNC_DEFAULT_BACKEND_DIR
 #define TASYNC_DEFAULT_BACKEND_DIR "/usr/local/lib/tasync"
@@ -22,9 +26,44 @@ LoadedBackend::~LoadedBackend() {
     // code. dlopen reference counts, so reloading is cheap.
 }
 
-std::string LoadedBackend::default_dir() {
+namespace {
+
+// $TASYNC_BACKEND_DIR as it was when the library was loaded, before any
+// code a host runs (a PHP script's putenv()) could change it: which native
+// code the process loads is the administrator's choice, not a script's.
+const std::string g_env_backend_dir = [] {
     const char *env = std::getenv("TASYNC_BACKEND_DIR");
-    if (env != nullptr && *env != '\0') return env;
+    return std::string(env != nullptr ? env : "");
+}();
+
+// A backend that anyone but its owner and root may replace is refused, as
+// the dynamic loader's secure mode refuses such libraries: the file (after
+// symbolic links) and the directory holding it must not be writable by
+// group or others. Returns "" when safe, else the reason.
+std::string unsafe_reason(const std::string &path) {
+    char real[PATH_MAX];
+    if (realpath(path.c_str(), real) == nullptr) return std::string("cannot resolve it: ") + std::strerror(errno);
+    std::string file(real);
+    std::string dir = file.substr(0, file.rfind('/'));
+    if (dir.empty()) dir = "/";
+    const std::pair<const char *, std::string> checked[] = {{"file", file}, {"directory", dir}};
+    for (const auto &[what, p] : checked) {
+        struct stat st;
+        if (stat(p.c_str(), &st) != 0) return "cannot stat " + p + ": " + std::strerror(errno);
+        if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+            char mode[8];
+            std::snprintf(mode, sizeof(mode), "%03o", static_cast<unsigned>(st.st_mode & 0777));
+            return std::string("the ") + what + " " + p + " is writable by others than its owner (mode " + mode +
+                   "), so anyone could replace the code it runs";
+        }
+    }
+    return "";
+}
+
+}  // namespace
+
+std::string LoadedBackend::default_dir() {
+    if (!g_env_backend_dir.empty()) return g_env_backend_dir;
     return TASYNC_DEFAULT_BACKEND_DIR;
 }
 
@@ -59,6 +98,10 @@ int LoadedBackend::load(const char *spec, const std::string &dir, std::string *w
         if (std::strchr(shown, '/') == nullptr)
             *why += "; known backends are tasync-backend-<name>.so files in " + (dir.empty() ? default_dir() : dir);
         return TASYNC_EBACKEND_NOT_FOUND;
+    }
+    if (std::string unsafe = unsafe_reason(path_); !unsafe.empty()) {
+        *why = "refused to load " + who + ": " + unsafe;
+        return TASYNC_EBACKEND_UNSAFE;
     }
     dl_ = dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (dl_ == nullptr) {
