@@ -16,7 +16,7 @@ static_assert(sizeof(void *) == 8, "the pinned layout is for LP64");
 TEST(AbiLayout, Version) {
     EXPECT_EQ(TASYNC_ABI_VERSION_MAJOR, 1);
     EXPECT_EQ(TASYNC_ABI_VERSION_MINOR, 3);
-    EXPECT_EQ(TASYNC_ABI_VERSION, 0x10002u);
+    EXPECT_EQ(TASYNC_ABI_VERSION, 0x10003u);
 }
 
 TEST(AbiLayout, BackendTable) {

@@ -30,14 +30,15 @@ $ran = function () use ($mark) {
 $php = getenv('TEST_PHP_EXECUTABLE');
 $args = getenv('TEST_PHP_EXTRA_ARGS');
 $real_dir = ini_get('async.backend_dir');
-$child = function (string $code, string $extra = '', string $env = '') use ($php, $args, $dir) {
+// The probe borrows the uv backend's table from $TASYNC_BACKEND_DIR.
+$child = function (string $code, string $extra = '') use ($php, $args, $dir, $real_dir) {
     file_put_contents("$dir/child.php", $code);
-    exec("$env $php $args $extra " . escapeshellarg("$dir/child.php") . ' 2>&1', $out);
+    exec('TASYNC_BACKEND_DIR=' . escapeshellarg($real_dir) . " $php $args $extra " . escapeshellarg("$dir/child.php") . ' 2>&1', $out);
     return implode("\n", $out);
 };
 $report = '<?php echo Async\await(Async\spawn(fn() => "coroutines run")), "\n";
 ob_start(); (new ReflectionExtension("async"))->info();
-preg_match("/^Backend path => (.*)$/m", ob_get_clean(), $m); echo "loaded: $m[1]\n";';
+preg_match("/Backend path\\s*(?:=>\\s*)?(\\S+)/", strip_tags(ob_get_clean()), $m); echo "loaded: $m[1]\n";';
 
 echo "1. ini_set() in the script\n";
 var_dump(ini_set('async.reactor', $probe), ini_set('async.backend_dir', $dir));
@@ -45,7 +46,7 @@ echo Async\await(Async\spawn(fn() => "coroutines run")), "\n";
 echo $ran(), "\n";
 
 echo "2. putenv() before the first use\n";
-$no_dir = preg_replace('/-d\s*"?async\.backend_dir=[^ ]*/', '', $args);
+$no_dir = str_replace('async.backend_dir=', 'async.unused_backend_dir=', $args);
 file_put_contents("$dir/child.php", '<?php putenv("TASYNC_BACKEND_DIR=' . $dir . '");' . substr($report, 5));
 exec('TASYNC_BACKEND_DIR=' . escapeshellarg($real_dir) . " $php $no_dir " . escapeshellarg("$dir/child.php") . ' 2>&1', $out2);
 echo str_replace($real_dir, 'REAL', implode("\n", $out2)), "\n";
@@ -64,8 +65,9 @@ if ($cgi === null) {
     file_put_contents("$dir/www/index.php", '<?php echo "memory_limit ", ini_get("memory_limit"), "\n";' . substr($report, 5));
     $env = 'DOCUMENT_ROOT=' . escapeshellarg("$dir/www") . ' SCRIPT_FILENAME=' . escapeshellarg("$dir/www/index.php")
         . ' PATH_TRANSLATED=' . escapeshellarg("$dir/www/index.php") . ' REDIRECT_STATUS=200 GATEWAY_INTERFACE=CGI/1.1 REQUEST_METHOD=GET';
-    exec("$env $cgi $args -q 2>&1", $out3);
-    echo str_replace($real_dir, 'REAL', implode("\n", $out3)), "\n";
+    exec("$env $cgi $args 2>&1", $out3);
+    $body = array_slice($out3, array_search('', $out3, true) + 1);   // after the CGI headers
+    echo str_replace($real_dir, 'REAL', implode("\n", $body)), "\n";
     echo $ran(), "\n";
 }
 
@@ -112,13 +114,13 @@ loaded: REAL/tasync-backend-%s.so
 nothing ran
 4. php.ini names a backend in a directory anyone may write to
 
-Warning: %srefused to load backend '%s' (DIR/tasync-backend-%s.so): the directory DIR is writable by others than its owner (mode 777), so anyone could replace the code it runs; using the default backend 'uv' instead in %s on line 1
+Warning: refused to load backend '%s' (DIR/tasync-backend-%s.so): the directory DIR is writable by others than its owner (mode 777), so anyone could replace the code it runs; using the default backend 'uv' instead in %s on line 1
 coroutines run
 loaded: REAL/tasync-backend-uv.so
 nothing ran
 5. php.ini names a backend file anyone may write to
 
-Warning: %srefused to load backend '%s' (DIR/tasync-backend-%s.so): the file DIR/tasync-backend-%s.so is writable by others than its owner (mode 666), so anyone could replace the code it runs; using the default backend 'uv' instead in %s on line 1
+Warning: refused to load backend '%s' (DIR/tasync-backend-%s.so): the file DIR/tasync-backend-%s.so is writable by others than its owner (mode 666), so anyone could replace the code it runs; using the default backend 'uv' instead in %s on line 1
 coroutines run
 loaded: REAL/tasync-backend-uv.so
 nothing ran
