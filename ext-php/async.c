@@ -163,6 +163,12 @@ static int create_runtime(tasync_runtime_t **out, char *errbuf, size_t errbuf_si
 	o.errbuf = errbuf;
 	o.errbuf_size = errbuf_size;
 	o.zombie_timeout_ns = ASYNC_G(zombie_timeout) > 0 ? (uint64_t) (ASYNC_G(zombie_timeout) * 1e9) : 1;
+	/* Under `ulimit -v`, PHP's heap must still find room to grow to
+	 * memory_limit after coroutine stacks took what they could: a stack that
+	 * does not fit fails its coroutine, where PHP's allocator would end the
+	 * process. */
+	o.address_space_reserve = (PG(memory_limit) > 0 && (uint64_t) PG(memory_limit) < ((uint64_t) 1 << 40)
+		? (size_t) PG(memory_limit) : (size_t) 256 << 20) + ((size_t) 64 << 20);
 	return tasync_runtime_create(&o, out);
 }
 

@@ -163,7 +163,7 @@ TEST(AbiLayout, HostTable) {
 }
 
 TEST(AbiLayout, RuntimeOptions) {
-    PIN_SIZE(tasync_runtime_options_t, 80);
+    PIN_SIZE(tasync_runtime_options_t, 88);
     PIN_OFF(tasync_runtime_options_t, size, 0);
     PIN_OFF(tasync_runtime_options_t, flags, 4);
     PIN_OFF(tasync_runtime_options_t, backend, 8);
@@ -176,6 +176,7 @@ TEST(AbiLayout, RuntimeOptions) {
     PIN_OFF(tasync_runtime_options_t, errbuf, 56);
     PIN_OFF(tasync_runtime_options_t, errbuf_size, 64);
     PIN_OFF(tasync_runtime_options_t, zombie_timeout_ns, 72);
+    PIN_OFF(tasync_runtime_options_t, address_space_reserve, 80);
 }
 
 TEST(AbiLayout, SpawnOptionsAndBackendInfo) {

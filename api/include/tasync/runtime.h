@@ -74,6 +74,12 @@ typedef struct tasync_runtime_options {
     char *errbuf;               /* receives the reason when create fails */
     size_t errbuf_size;
     uint64_t zombie_timeout_ns; /* rule S9; 0 = 2 s */
+    /* Since ABI 1.3. Under an address-space limit (RLIMIT_AS), coroutine
+     * stacks are not mapped into the last this many bytes of it, which stay
+     * for the host's own allocations: a coroutine whose stack does not fit
+     * fails with a TASYNC_ERROR_SYSTEM error (-ENOMEM) instead of the
+     * process running out. 0 = 64 MiB. Ignored without a limit. */
+    size_t address_space_reserve;
 } tasync_runtime_options_t;
 
 /*

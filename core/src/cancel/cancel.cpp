@@ -86,6 +86,8 @@ int tasync_runtime::cancel(Coroutine *co, void *err) {
             complete_coroutine(co);
             co->state = Coroutine::State::Finished;
             co->stack_released = true;
+            stacks->release(co->stack);  // taken at spawn under an address-space limit
+            co->stack = {};
             if (co->held) {
                 co->held = false;
                 co->runtime_ref = false;

@@ -3,7 +3,9 @@
 // finally handlers (C11) and the release of its stack and record.
 #include "tasync/core/runtime.hpp"
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 
 namespace tasync::detail {
@@ -134,11 +136,29 @@ int tasync_runtime::spawn(const tasync_spawn_options_t &o, Coroutine **out, void
             *out_error = make_error(TASYNC_ERROR_ASYNC, TASYNC_ESCOPE_CLOSED, "Coroutine scope is closed");
         return TASYNC_ESCOPE_CLOSED;
     }
+    // Under an address-space limit the stack is taken now, so that running
+    // out of it is the spawner's error (issue 21) rather than a coroutine
+    // that fails when it first runs; without a limit it is taken lazily
+    // (prepare_new), so that coroutines that end before the next one
+    // starts share one warm stack.
+    Stack stack;
+    if (eager_stacks) {
+        stack = stacks->allocate();
+        if (!stack) {
+            int err = errno;
+            if (out_error)
+                *out_error = make_error(TASYNC_ERROR_SYSTEM, -ENOMEM,
+                                        "cannot allocate a coroutine stack: " + std::string(std::strerror(err)));
+            return -ENOMEM;
+        }
+    }
     Coroutine *co = alloc_coroutine();
     if (co == nullptr) {
+        stacks->release(stack);
         if (out_error) *out_error = make_error(TASYNC_ERROR_SYSTEM, -ENOMEM, "out of memory spawning a coroutine");
         return -ENOMEM;
     }
+    co->stack = stack;
     co->id = next_id++;
     co->entry = o.entry;
     co->arg = o.arg;

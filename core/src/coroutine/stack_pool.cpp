@@ -1,11 +1,14 @@
 #include "tasync/core/stack_pool.hpp"
 
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 
 #ifndef MADV_GUARD_INSTALL
 #define MADV_GUARD_INSTALL 102
@@ -94,7 +97,26 @@ StackPool::~StackPool() {
     while (slabs_ != nullptr) drop_slab(slabs_);
 }
 
+bool StackPool::slab_fits_address_space(std::size_t bytes) const noexcept {
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return true;
+    // The process's mapped size: the first field of /proc/self/statm, in pages.
+    int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return true;
+    char buf[64];
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0) return true;
+    buf[n] = '\0';
+    const unsigned long long mapped = std::strtoull(buf, nullptr, 10) * page_size();
+    return mapped + bytes + as_reserve_ <= rl.rlim_cur;
+}
+
 Slab *StackPool::new_slab() noexcept {
+    if (!slab_fits_address_space(stack_size_ * stacks_per_slab_)) {
+        errno = ENOMEM;
+        return nullptr;
+    }
     auto *slab = new (std::nothrow) Slab;
     if (slab == nullptr) return nullptr;
     slab->count = stacks_per_slab_;

@@ -270,7 +270,8 @@ TASYNC_API int tasync_offload(tasync_runtime_t *rt, void (*fn)(void *data), void
                 self->post(&offload_posted, work);
             });
         }
-        rt->pool->submit(&w.work);
+        if (int rc = rt->pool->submit(&w.work); rc != 0)
+            return system_error(rt, rc, "cannot start a thread for offloaded work", out_error);
     }
     w.in_flight = true;
     ++rt->jobs_in_flight;

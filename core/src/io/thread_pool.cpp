@@ -16,33 +16,46 @@ ThreadPool::~ThreadPool() {
     }
     cv_.notify_all();
     // No thread moves itself to exited_ once stop_ is set.
-    for (auto &t : threads_) t.join();
-    for (auto &t : exited_) t.join();
+    for (pthread_t t : threads_) pthread_join(t, nullptr);
+    for (pthread_t t : exited_) pthread_join(t, nullptr);
 }
 
 void ThreadPool::join_exited() {
-    std::vector<std::thread> done;
+    std::vector<pthread_t> done;
     {
         std::lock_guard<std::mutex> lock(mu_);
         done.swap(exited_);
     }
     // They have left worker() (or are about to): the joins are short.
-    for (auto &t : done) t.join();
+    for (pthread_t t : done) pthread_join(t, nullptr);
 }
 
-void ThreadPool::submit(tasync_work_t *work) {
+int ThreadPool::submit(tasync_work_t *work) {
     join_exited();
-    bool spawn = false;
+    bool spawned = false;
     {
         std::lock_guard<std::mutex> lock(mu_);
         queue_.push_back(work);
         // Idle threads already notified count in idle_ until they wake:
         // a new thread starts for every queued job beyond them, so a burst
         // of jobs never waits behind jobs that only wait.
-        spawn = queue_.size() > idle_ && threads_.size() < max_threads_;
-        if (spawn) threads_.emplace_back([this] { worker(); });
+        if (queue_.size() > idle_ && threads_.size() < max_threads_) {
+            pthread_t t;
+            threads_.reserve(threads_.size() + 1);
+            if (pthread_create(&t, nullptr, &ThreadPool::thread_main, this) == 0) {
+                threads_.push_back(t);
+                spawned = true;
+            } else if (threads_.empty()) {
+                // No thread could start (RLIMIT_NPROC, memory) and none
+                // runs: the job fails instead of waiting forever. With a
+                // thread running, it waits for that one.
+                queue_.pop_back();
+                return -EAGAIN;
+            }
+        }
     }
-    if (!spawn) cv_.notify_one();
+    if (!spawned) cv_.notify_one();
+    return 0;
 }
 
 unsigned ThreadPool::threads() {
@@ -58,6 +71,11 @@ bool ThreadPool::cancel(tasync_work_t *work) {
     return true;
 }
 
+void *ThreadPool::thread_main(void *self) {
+    static_cast<ThreadPool *>(self)->worker();
+    return nullptr;
+}
+
 void ThreadPool::worker() {
     std::unique_lock<std::mutex> lock(mu_);
     for (;;) {
@@ -67,11 +85,11 @@ void ThreadPool::worker() {
         if (queue_.empty()) {
             if (!woken && !stop_) {
                 // Idle for idle_timeout: this thread leaves; the next burst
-                // starts threads again. Its std::thread is joined by the
-                // next submit or the destructor.
+                // starts threads again. It is joined by the next submit or
+                // the destructor.
                 auto self = std::find_if(threads_.begin(), threads_.end(),
-                                         [](const std::thread &t) { return t.get_id() == std::this_thread::get_id(); });
-                exited_.push_back(std::move(*self));
+                                         [](pthread_t t) { return pthread_equal(t, pthread_self()) != 0; });
+                exited_.push_back(*self);
                 threads_.erase(self);
             }
             return;

@@ -3,6 +3,8 @@
 // scope and the main coroutine.
 #include "tasync/core/runtime.hpp"
 
+#include <sys/resource.h>
+
 #include <cstdio>
 #include <cstring>
 #include <new>
@@ -68,6 +70,9 @@ int tasync_runtime::init(const tasync_runtime_options_t &o) {
     std::size_t ss = o.stack_size != 0 ? o.stack_size : kDefaultStackSize;
     std::size_t sc = o.stack_cache != 0 ? o.stack_cache : kDefaultStackCache;
     stacks = std::make_unique<StackPool>(ss, sc);
+    if (o.address_space_reserve != 0) stacks->set_address_space_reserve(o.address_space_reserve);
+    struct rlimit as_limit;
+    eager_stacks = getrlimit(RLIMIT_AS, &as_limit) == 0 && as_limit.rlim_cur != RLIM_INFINITY;
 
     global_scope = new_scope(nullptr);
     global_scope->is_global = true;

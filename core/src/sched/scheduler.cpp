@@ -20,10 +20,18 @@ using namespace tasync::detail;
 // ------------------------------------------------------------- switching
 
 bool tasync_runtime::prepare_new(Coroutine *co) {
-    Stack s = stacks->allocate();
+    Stack s = co->stack ? co->stack : stacks->allocate();
     if (!s) {
-        // Cannot run it: it fails with an error instead.
+        // Cannot run it: it fails with an error instead, which its awaiters
+        // receive (C4). It has no stack to carry the error further (S10),
+        // so the host is told once per runtime.
         int err = errno;
+        if (!warned_stack_failure) {
+            warned_stack_failure = true;
+            warn("coroutine #" + std::to_string(co->id) + " spawned at " + format_location(co->spawn_loc) +
+                 " could not start: cannot allocate a coroutine stack: " + std::strerror(err) +
+                 "; it and any further coroutine without a stack fail with that error");
+        }
         co->state = Coroutine::State::Running;
         release_error(co->error);
         co->error = make_error(TASYNC_ERROR_SYSTEM, -ENOMEM,

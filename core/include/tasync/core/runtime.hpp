@@ -337,6 +337,9 @@ struct tasync_runtime {
     // The most threads of the core's pool (a blocking pool: they start
     // on demand and exit when idle, see ThreadPool).
     unsigned thread_pool_size = 64;
+    // RLIMIT_AS was finite at creation: stacks are taken at spawn.
+    bool eager_stacks = false;
+    bool warned_stack_failure = false;
     std::unique_ptr<tasync::detail::ThreadPool> pool;
 
     // --- settings

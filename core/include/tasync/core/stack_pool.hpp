@@ -102,6 +102,13 @@ public:
     }
     std::size_t retired() const noexcept { return retired_.size(); }
 
+    // Under an address-space limit (RLIMIT_AS, `ulimit -v`), a new slab is
+    // refused when mapping it would leave less than `bytes` of the limit,
+    // so that the host's own allocator (PHP's heap) still finds room and a
+    // coroutine fails with an error instead of the process dying. Nothing
+    // is checked when the limit is infinite.
+    void set_address_space_reserve(std::size_t bytes) noexcept { as_reserve_ = bytes; }
+
     // Gives back the cached stacks that a whole decay window left unused
     // (see above); now_ns: a monotonic clock. Cheap when no tick has
     // passed (the runtime calls it before every wait).
@@ -139,6 +146,8 @@ private:
     bool populate_works_ = true;
     bool free_works_ = true;
     Slab *new_slab() noexcept;
+    bool slab_fits_address_space(std::size_t bytes) const noexcept;
+    std::size_t as_reserve_ = 64u << 20;
     void drop_slab(Slab *slab) noexcept;
     void trim_range(Slab *slab, char *from, char *to, std::size_t stacks) noexcept;
     void cold_unlink(Slab *slab) noexcept;

@@ -14,7 +14,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
-#include <thread>
+#include <pthread.h>
 #include <vector>
 
 namespace tasync::detail {
@@ -32,7 +32,9 @@ public:
     ThreadPool(const ThreadPool &) = delete;
     ThreadPool &operator=(const ThreadPool &) = delete;
 
-    void submit(tasync_work_t *work);
+    // 0, or -EAGAIN when no thread runs and none could be started (the
+    // job is not queued then).
+    int submit(tasync_work_t *work);
     // Removes work if it has not started: returns true, and the caller
     // completes it with -ECANCELED itself. False if it is running or done.
     bool cancel(tasync_work_t *work);
@@ -40,8 +42,8 @@ public:
     // In a child process after fork(): the workers did not survive it.
     // Returns every job queued or running (a running one may have posted
     // its completion just before the fork), without taking the lock. The
-    // pool must then be abandoned, not destroyed (its std::thread objects
-    // name threads of the parent).
+    // pool must then be abandoned, not destroyed (its thread ids name
+    // threads of the parent).
     std::vector<tasync_work_t *> jobs_lost_in_fork();
     // Hands work back as the workers do (the completion callback).
     void complete(tasync_work_t *work, int status) { complete_(work, status); }
@@ -51,6 +53,7 @@ public:
     unsigned threads();
 
 private:
+    static void *thread_main(void *self);
     void worker();
     void join_exited();
 
@@ -61,10 +64,10 @@ private:
     std::deque<tasync_work_t *> queue_;
     std::vector<tasync_work_t *> running_;
     std::chrono::milliseconds idle_timeout_;
-    std::vector<std::thread> threads_;
+    std::vector<pthread_t> threads_;
     // Threads that exited after idle_timeout, joined by the next submit or
     // the destructor (a thread cannot join itself).
-    std::vector<std::thread> exited_;
+    std::vector<pthread_t> exited_;
     // Threads waiting for a job; a queued job beyond them starts a thread.
     unsigned idle_ = 0;
     bool stop_ = false;
