@@ -95,11 +95,8 @@ static ZEND_INI_MH(OnUpdateFileOffload)
 }
 
 /* async.thread_pool_size: the most threads the core's pool runs blocking
- * work on (DNS, files, flock) when the backend has no pool of its own
- * (uring, ev). Threads start on demand and exit after 10 s idle; 0 is the
- * core's default (64). On uv, libuv's pool runs that work: a non-zero
- * value also becomes UV_THREADPOOL_SIZE unless the environment sets it
- * (see apply_uv_threadpool_size). Read when the runtime is created. */
+ * work on (DNS, files, flock), on every backend. Threads start on demand and exit after 10 s idle; 0 is the
+ * core's default (64). Read when the runtime is created. */
 static ZEND_INI_MH(OnUpdateThreadPoolSize)
 {
 	zend_long n = ZEND_STRTOL(ZSTR_VAL(new_value), NULL, 10);
@@ -129,27 +126,8 @@ PHP_INI_END()
 
 /* -------------------------------------------------------------- runtime */
 
-/* libuv sizes its pool from UV_THREADPOOL_SIZE when its first job starts
- * it (4 threads without it, all started at once and kept for the life of
- * the process, which is why the default stays libuv's). An explicit
- * async.thread_pool_size is the one knob for every backend: it is handed to
- * libuv through the environment before any job can start its pool, unless
- * the user set UV_THREADPOOL_SIZE. Harmless on the other backends (nothing
- * else reads it); too late once libuv's pool has started in this process
- * (a later request of a long-lived SAPI keeps the size of the first). */
-static void apply_uv_threadpool_size(void)
-{
-	char n[24];
-	if (ASYNC_G(thread_pool_size) <= 0 || getenv("UV_THREADPOOL_SIZE") != NULL) {
-		return;
-	}
-	snprintf(n, sizeof(n), ZEND_LONG_FMT, ASYNC_G(thread_pool_size));
-	setenv("UV_THREADPOOL_SIZE", n, 0);
-}
-
 static int create_runtime(tasync_runtime_t **out, char *errbuf, size_t errbuf_size)
 {
-	apply_uv_threadpool_size();
 	tasync_runtime_options_t o;
 	memset(&o, 0, sizeof(o));
 	o.size = sizeof(o);

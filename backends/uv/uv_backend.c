@@ -30,7 +30,6 @@ struct tasync_loop {
     uv_timer_t run_timer;
     int dispatched;
     int destroying;
-    int pending_work;
 };
 
 /* An io handle. */
@@ -104,8 +103,7 @@ static void uv_loop_destroy_(tasync_loop_t *loop) {
     if (loop == NULL) return;
     loop->destroying = 1;
     uv_walk(&loop->uv, close_any, loop);
-    /* Close callbacks run here; work still queued on libuv's pool must
-     * finish before the loop can close (its done callbacks are swallowed). */
+    /* Close callbacks run here. */
     while (uv_loop_close(&loop->uv) == UV_EBUSY) uv_run(&loop->uv, UV_RUN_ONCE);
     free(loop);
 }
@@ -225,67 +223,12 @@ static void uv_handle_close_(tasync_handle_t *h) {
     uv_close((uv_handle_t *)&h->poll, free_on_close);
 }
 
-/* --------------------------------------------------------------- offload */
-
-struct work_req {
-    uv_work_t req;
-    tasync_work_t *work;
-    struct tasync_loop *loop;
-};
-
-static void work_run(uv_work_t *req) {
-    struct work_req *w = req->data;
-    w->work->run(w->work);
-}
-
-static void work_after(uv_work_t *req, int status) {
-    struct work_req *w = req->data;
-    tasync_work_t *work = w->work;
-    struct tasync_loop *l = w->loop;
-    l->pending_work--;
-    work->internal[0] = NULL;
-    free(w);
-    if (l->destroying) return;
-    l->dispatched++;
-    work->done(work, status == UV_ECANCELED ? -ECANCELED : status);
-}
-
-static int uv_work_submit_(tasync_loop_t *loop, tasync_work_t *work) {
-    struct work_req *w;
-    int rc;
-    if (work == NULL || work->run == NULL || work->done == NULL) return -EINVAL;
-    w = calloc(1, sizeof(*w));
-    if (w == NULL) return -ENOMEM;
-    w->req.data = w;
-    w->work = work;
-    w->loop = loop;
-    rc = uv_queue_work(&loop->uv, &w->req, work_run, work_after);
-    if (rc != 0) {
-        free(w);
-        return rc;
-    }
-    work->internal[0] = w;
-    loop->pending_work++;
-    return 0;
-}
-
-static int uv_work_cancel_(tasync_loop_t *loop, tasync_work_t *work) {
-    struct work_req *w = work != NULL ? work->internal[0] : NULL;
-    (void)loop;
-    if (w == NULL) return -EINVAL;
-    return uv_cancel((uv_req_t *)&w->req) == 0 ? 0 : -EBUSY;
-}
-
 /* ------------------------------------------------------------------ fork */
 
 /* G11: libuv gives the loop a new epoll set and wakeup and registers every
- * watcher again (uv_loop_fork). Work on libuv's thread pool cannot be
- * finished in the child: the pool's threads stayed in the parent and libuv
- * would keep counting the requests, so the fork is refused while any is in
- * flight. */
+ * watcher again (uv_loop_fork). */
 static int uv_loop_fork_(tasync_loop_t *loop) {
     if (loop == NULL) return -EINVAL;
-    if (loop->pending_work > 0) return -EBUSY;
     return uv_loop_fork(&loop->uv);
 }
 
@@ -298,7 +241,7 @@ static tasync_backend_t g_table = {
     TASYNC_ABI_VERSION,
     UV_BACKEND_NAME,
     g_version,
-    TASYNC_CAP_OFFLOAD | TASYNC_CAP_HANGUP | TASYNC_CAP_PRIORITY,
+    TASYNC_CAP_HANGUP | TASYNC_CAP_PRIORITY,
     0,
     uv_loop_create_,
     uv_loop_destroy_,
@@ -316,8 +259,8 @@ static tasync_backend_t g_table = {
     NULL,
     NULL,
     NULL,
-    uv_work_submit_,
-    uv_work_cancel_,
+    NULL, /* work_submit, work_cancel: unused since ABI 1.3 (libuv's pool aborts */
+    NULL, /* the process when it cannot start a thread; the core's fails a job) */
     uv_loop_fork_,
 };
 

@@ -65,16 +65,17 @@ TEST(Table, ABI_ExportedTableIsWellFormed) {
     // entries would be silently dropped by every host).
     const bool has_ops_entries = TASYNC_TABLE_HAS(raw, tasync_backend_t, op_cancel) && raw->op_submit != nullptr &&
                                  raw->op_cancel != nullptr;
-    const bool has_work_entries = TASYNC_TABLE_HAS(raw, tasync_backend_t, work_cancel) &&
-                                  raw->work_submit != nullptr && raw->work_cancel != nullptr;
     if (raw->capabilities & TASYNC_CAP_COMPLETION) {
         EXPECT_TRUE(has_ops_entries) << "TASYNC_CAP_COMPLETION advertised but op_submit/op_cancel missing";
         EXPECT_NE(raw->op_mask, 0u) << "TASYNC_CAP_COMPLETION advertised with an empty op_mask";
     } else {
         EXPECT_EQ(raw->op_mask, 0u) << "op_mask set without TASYNC_CAP_COMPLETION";
     }
-    if (raw->capabilities & TASYNC_CAP_OFFLOAD) {
-        EXPECT_TRUE(has_work_entries) << "TASYNC_CAP_OFFLOAD advertised but work_submit/work_cancel missing";
+    if (TASYNC_ABI_MINOR_OF(raw->abi_version) >= 3) {
+        // Retired in ABI 1.3: the core runs offloaded work on its own pool.
+        EXPECT_EQ(raw->capabilities & TASYNC_CAP_OFFLOAD, 0u) << "TASYNC_CAP_OFFLOAD is unused since ABI 1.3";
+        EXPECT_TRUE(raw->work_submit == nullptr && raw->work_cancel == nullptr)
+            << "work_submit/work_cancel are unused since ABI 1.3";
     }
 
     // The entry is a pure function of the host's version: asked again, it
@@ -123,13 +124,10 @@ TEST(Abi, ABI_RequiredSizeTableHasNoOptionalMembers) {
     ASSERT_EQ(validate_table(table, &t, &why), 0) << why;
     EXPECT_EQ(t.ops.op_submit, nullptr);
     EXPECT_EQ(t.ops.op_cancel, nullptr);
-    EXPECT_EQ(t.ops.work_submit, nullptr);
-    EXPECT_EQ(t.ops.work_cancel, nullptr);
-    EXPECT_EQ(t.ops.capabilities & (TASYNC_CAP_COMPLETION | TASYNC_CAP_OFFLOAD), 0u)
-        << "capabilities whose entries are absent are cleared";
+    EXPECT_EQ(t.ops.capabilities & TASYNC_CAP_COMPLETION, 0u) << "capabilities whose entries are absent are cleared";
     EXPECT_EQ(t.ops.op_mask, 0u);
-    EXPECT_EQ(t.ops.capabilities & ~static_cast<std::uint64_t>(TASYNC_CAP_COMPLETION | TASYNC_CAP_OFFLOAD),
-              B().capabilities & ~static_cast<std::uint64_t>(TASYNC_CAP_COMPLETION | TASYNC_CAP_OFFLOAD));
+    EXPECT_EQ(t.ops.capabilities & ~static_cast<std::uint64_t>(TASYNC_CAP_COMPLETION),
+              B().capabilities & ~static_cast<std::uint64_t>(TASYNC_CAP_COMPLETION));
     smoke(t.ops);
 }
 
@@ -223,13 +221,29 @@ TEST(Abi, ABI_NullTableIsRefused) {
 
 TEST(Abi, ABI_AdvertisedCapabilityWithoutEntriesIsDropped) {
     tasync_backend_t copy = B();
-    copy.capabilities |= TASYNC_CAP_COMPLETION | TASYNC_CAP_OFFLOAD;
+    copy.capabilities |= TASYNC_CAP_COMPLETION;
     copy.op_mask = TASYNC_OP_BIT(TASYNC_OP_READ);
     copy.op_submit = nullptr;
-    copy.work_cancel = nullptr;
     Table t;
     std::string why;
     ASSERT_EQ(validate_table(&copy, &t, &why), 0) << why;
-    EXPECT_EQ(t.ops.capabilities & (TASYNC_CAP_COMPLETION | TASYNC_CAP_OFFLOAD), 0u);
+    EXPECT_EQ(t.ops.capabilities & TASYNC_CAP_COMPLETION, 0u);
     EXPECT_EQ(t.ops.op_mask, 0u);
+}
+
+TEST(Abi, ABI_AnOlderBackendsThreadPoolIsIgnored) {
+    // An ABI 1.2 backend with a pool of its own: the entries and the bit
+    // are dropped, the rest of the table is used.
+    tasync_backend_t copy = B();
+    copy.abi_version = TASYNC_ABI_MAKE(TASYNC_ABI_VERSION_MAJOR, 2);
+    copy.capabilities |= TASYNC_CAP_OFFLOAD;
+    copy.work_submit = [](tasync_loop_t *, tasync_work_t *) { return 0; };
+    copy.work_cancel = [](tasync_loop_t *, tasync_work_t *) { return 0; };
+    Table t;
+    std::string why;
+    ASSERT_EQ(validate_table(&copy, &t, &why), 0) << why;
+    EXPECT_EQ(t.ops.capabilities & TASYNC_CAP_OFFLOAD, 0u);
+    EXPECT_EQ(t.ops.work_submit, nullptr);
+    EXPECT_EQ(t.ops.work_cancel, nullptr);
+    EXPECT_EQ(t.ops.loop_run, B().loop_run);
 }

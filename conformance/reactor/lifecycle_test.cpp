@@ -23,8 +23,6 @@ struct Counter {
     std::atomic<int> calls{0};
     static void io(tasync_handle_t *, void *d, int, unsigned) { hit(d); }
     static void op(tasync_op_t *op) { hit(op->data); }
-    static void work_run(tasync_work_t *) {}
-    static void work_done(tasync_work_t *w, int) { hit(w->data); }
     static void hit(void *d) {
         in_callback();
         static_cast<Counter *>(d)->calls++;
@@ -43,7 +41,6 @@ struct Everything {
     char op_buf[8] = {0};
     char op_buf2[8] = {0};
     tasync_op_t op{}, op2{};
-    tasync_work_t work{};
     tasync_handle_t *h[5] = {};
 
     void open(tasync_loop_t *loop) {
@@ -75,13 +72,6 @@ struct Everything {
             ASSERT_EQ(put(op_pipe2.b, 2), 2);
             ASSERT_EQ(B().op_submit(loop, &op), 0);
             ASSERT_EQ(B().op_submit(loop, &op2), 0);
-        }
-        if (has_cap(TASYNC_CAP_OFFLOAD)) {
-            work.size = sizeof(work);
-            work.run = &Counter::work_run;
-            work.done = &Counter::work_done;
-            work.data = c;
-            ASSERT_EQ(B().work_submit(loop, &work), 0);
         }
     }
 };
@@ -158,13 +148,12 @@ TEST_F(Lifecycle, G2_NothingIsCalledOutsideLoopRun) {
     e.open(loop);
     if (HasFatalFailure()) return loop.destroy();  // before e, whose op may still be in flight
     // Everything is ready; nothing may have run yet, not even from another
-    // thread (the offloaded work's done).
+    // thread.
     sleep_ns(20 * kMs);
     EXPECT_EQ(e.counter.calls.load(), 0) << "G2: a callback ran before loop_run";
     // Then they come, each inside loop_run (checked by every callback).
     int expected = 1 + 1;  // the ready pipe, the writable socket
     if (has_cap(TASYNC_CAP_COMPLETION) && has_op(TASYNC_OP_READ)) expected += 1;
-    if (has_cap(TASYNC_CAP_OFFLOAD)) expected += 1;
     EXPECT_TRUE(loop.run_until([&] { return e.counter.calls.load() >= expected; }))
         << e.counter.calls.load() << " of at least " << expected;
     for (tasync_handle_t *h : e.h) B().handle_close(h);
@@ -235,7 +224,7 @@ TEST_F(Lifecycle, G8_DestroyWithPendingHandlesOfEveryKindCallsNothing) {
     loop.destroy();
     if (HasFatalFailure()) return;
     EXPECT_EQ(e.counter.calls.load(), 0) << "G8: loop_destroy invoked a callback";
-    // Nothing arrives later either (a worker finishing, a completion).
+    // Nothing arrives later either (a completion).
     ASSERT_EQ(put(e.op_pipe.b, 3), 3);
     sleep_ns(50 * kMs);
     EXPECT_EQ(e.counter.calls.load(), 0) << "G8: a callback ran after loop_destroy";
@@ -272,39 +261,6 @@ TEST_F(Lifecycle, G8_DestroyWithOpsInFlightReleasesTheirBuffers) {
     int written = 0;
     for (char c : bufs) written += c != '\0';
     EXPECT_EQ(written, 0) << "G8: reads of a destroyed loop still landed in their buffers";
-}
-
-TEST_F(Lifecycle, G8_DestroyWithWorkInFlightRunsNothingAfterwards) {
-    if (!has_cap(TASYNC_CAP_OFFLOAD)) GTEST_SKIP() << "no TASYNC_CAP_OFFLOAD";
-    struct Box {
-        tasync_work_t work{};
-        std::atomic<bool> *destroyed;
-        std::atomic<int> *late;
-        std::atomic<int> *done_calls;
-    };
-    std::atomic<bool> destroyed{false};
-    std::atomic<int> late{0}, done_calls{0};
-    std::vector<Box> boxes(64);
-    for (Box &b : boxes) {
-        b.destroyed = &destroyed;
-        b.late = &late;
-        b.done_calls = &done_calls;
-        b.work.size = sizeof(b.work);
-        b.work.data = &b;
-        b.work.run = [](tasync_work_t *w) {
-            auto *b = static_cast<Box *>(w->data);
-            if (b->destroyed->load()) ++*b->late;
-            sleep_ns(2 * kMs);
-            if (b->destroyed->load()) ++*b->late;
-        };
-        b.work.done = [](tasync_work_t *w, int) { ++*static_cast<Box *>(w->data)->done_calls; };
-        ASSERT_EQ(B().work_submit(loop, &b.work), 0);
-    }
-    loop.destroy();
-    destroyed = true;
-    sleep_ns(100 * kMs);
-    EXPECT_EQ(done_calls.load(), 0) << "G8: done ran for work of a destroyed loop";
-    EXPECT_EQ(late.load(), 0) << "G8: work was still running after loop_destroy returned";
 }
 
 TEST(Loops, G8_RepeatedCreateDestroyLeaksNoFileDescriptors) {

@@ -70,8 +70,10 @@ int validate_table(const tasync_backend_t *raw, Table *out, std::string *why) {
     if (t.ops.op_submit == nullptr || t.ops.op_cancel == nullptr)
         t.ops.capabilities &= ~static_cast<std::uint64_t>(TASYNC_CAP_COMPLETION);
     if (!(t.ops.capabilities & TASYNC_CAP_COMPLETION)) t.ops.op_mask = 0;
-    if (t.ops.work_submit == nullptr || t.ops.work_cancel == nullptr)
-        t.ops.capabilities &= ~static_cast<std::uint64_t>(TASYNC_CAP_OFFLOAD);
+    // A thread pool of the backend's own is no longer used (ABI 1.3).
+    t.ops.capabilities &= ~static_cast<std::uint64_t>(TASYNC_CAP_OFFLOAD);
+    t.ops.work_submit = nullptr;
+    t.ops.work_cancel = nullptr;
     *out = t;
     return 0;
 }

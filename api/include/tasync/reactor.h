@@ -114,7 +114,9 @@ typedef enum tasync_io_event {
 typedef enum tasync_capability {
     /* op_submit/op_cancel are implemented for the opcodes in op_mask. */
     TASYNC_CAP_COMPLETION = 1,
-    /* work_submit/work_cancel are implemented (the backend has a thread pool). */
+    /* Unused since ABI 1.3 (a backend does not set it, the core ignores it):
+     * work_submit/work_cancel are implemented (the backend has a thread
+     * pool). The core runs offloaded work on its own pool on every backend. */
     TASYNC_CAP_OFFLOAD = 2,
     /* Readiness of regular files is meaningful (it is not for epoll). */
     TASYNC_CAP_FILE_READINESS = 4,
@@ -314,18 +316,17 @@ typedef struct tasync_backend {
      * Optional. Since: ABI 1.0. */
     int (*op_cancel)(tasync_loop_t *loop, tasync_op_t *op);
 
-    /* TASYNC_CAP_OFFLOAD: runs work on the backend's thread pool. Returns 0
-     * (done will run exactly once on the loop's thread) or a negative error
-     * (done never runs). Optional. Since: ABI 1.0. */
+    /* Unused since ABI 1.3 (NULL in a new backend, never called): ABI
+     * 1.0-1.2 work on the backend's own thread pool. The core's pool runs
+     * offloaded work on every backend: it grows on demand and retires idle
+     * threads, survives fork() and fails one job, not the process, when no
+     * thread can be started (libuv's pool aborts then). Since: ABI 1.0. */
     int (*work_submit)(tasync_loop_t *loop, tasync_work_t *work);
-    /* TASYNC_CAP_OFFLOAD: succeeds (0, done gets -ECANCELED) only if the
-     * work has not started; otherwise -EBUSY. Optional. Since: ABI 1.0. */
     int (*work_cancel)(tasync_loop_t *loop, tasync_work_t *work);
 
     /* G11: in a child after fork(), gives the loop kernel objects of its
-     * own. 0, or a negative error (e.g. -EBUSY: work on the backend's
-     * thread pool was in flight and cannot be finished in the child).
-     * Optional (check with TASYNC_TABLE_HAS). Since: ABI 1.1. */
+     * own. 0, or a negative error. Optional (check with TASYNC_TABLE_HAS).
+     * Since: ABI 1.1. */
     int (*loop_fork)(tasync_loop_t *loop);
 } tasync_backend_t;
 
@@ -336,8 +337,9 @@ typedef struct tasync_backend {
  * where role is
  *   REQUIRED  a table without it is refused;
  *   OPTIONAL  may be NULL (then absent), see the member's comment;
- *   UNUSED    an ABI 1.0/1.1 slot no host calls since ABI 1.2 (NULL in a
- *             new backend; an older backend's functions there are ignored).
+ *   UNUSED    a slot no host calls any more (NULL in a new backend; an
+ *             older backend's functions there are ignored): the timers,
+ *             signal and child watches since ABI 1.2, work since ABI 1.3.
  * Roles as values: TASYNC_ENTRY_REQUIRED and so on. Since: ABI 1.2.
  */
 #define TASYNC_BACKEND_ENTRIES(X) \
@@ -357,8 +359,8 @@ typedef struct tasync_backend {
     X(child_open, UNUSED, 0)      \
     X(op_submit, OPTIONAL, 0)     \
     X(op_cancel, OPTIONAL, 0)     \
-    X(work_submit, OPTIONAL, 0)   \
-    X(work_cancel, OPTIONAL, 0)   \
+    X(work_submit, UNUSED, 0)     \
+    X(work_cancel, UNUSED, 0)     \
     X(loop_fork, OPTIONAL, 1)
 
 /* The roles of TASYNC_BACKEND_ENTRIES. Since: ABI 1.2. */

@@ -116,11 +116,6 @@ bool offload_take_back(OffloadWait *ow) {
     if (!ow->in_flight || ow->cancel_sent) return false;
     ow->cancel_sent = true;
     tasync_runtime *rt = ow->rt;
-    if (rt->ops->capabilities & TASYNC_CAP_OFFLOAD) {
-        // The backend calls done with -ECANCELED if it had not started.
-        rt->reactor()->work_cancel(rt->loop, &ow->work);
-        return false;
-    }
     if (rt->pool && rt->pool->cancel(&ow->work)) {
         ow->in_flight = false;
         --rt->jobs_in_flight;
@@ -259,20 +254,15 @@ TASYNC_API int tasync_offload(tasync_runtime_t *rt, void (*fn)(void *data), void
         rt->suspend_on(w);
         return finish_wait(rt, w, nullptr, out_error);
     }
-    if (rt->ops->capabilities & TASYNC_CAP_OFFLOAD) {
-        int rc = rt->reactor()->work_submit(rt->loop, &w.work);
-        if (rc != 0) return system_error(rt, rc, "cannot offload work", out_error);
-    } else {
-        if (!rt->pool) {
-            tasync_runtime *self = rt;
-            rt->pool = std::make_unique<ThreadPool>(rt->thread_pool_size, [self](tasync_work_t *work, int status) {
-                work->internal[0] = reinterpret_cast<void *>(static_cast<std::intptr_t>(status));
-                self->post(&offload_posted, work);
-            });
-        }
-        if (int rc = rt->pool->submit(&w.work); rc != 0)
-            return system_error(rt, rc, "cannot start a thread for offloaded work", out_error);
+    if (!rt->pool) {
+        tasync_runtime *self = rt;
+        rt->pool = std::make_unique<ThreadPool>(rt->thread_pool_size, [self](tasync_work_t *work, int status) {
+            work->internal[0] = reinterpret_cast<void *>(static_cast<std::intptr_t>(status));
+            self->post(&offload_posted, work);
+        });
     }
+    if (int rc = rt->pool->submit(&w.work); rc != 0)
+        return system_error(rt, rc, "cannot start a thread for offloaded work", out_error);
     w.in_flight = true;
     ++rt->jobs_in_flight;
     if (cancellation != nullptr) {

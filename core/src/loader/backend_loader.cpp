@@ -148,8 +148,9 @@ int LoadedBackend::load(const char *spec, const std::string &dir, std::string *w
             return TASYNC_EBACKEND_MISSING_OP;
         }
         if (e.role == TASYNC_ENTRY_UNUSED && fn != nullptr) {
-            // An ABI 1.0/1.1 backend's timers, signal and child watches:
-            // never called (the core owns them), so never kept.
+            // An older backend's timers, signal and child watches (ABI
+            // 1.0/1.1) and thread pool (up to 1.2): never called (the core
+            // owns them), so never kept.
             fn = nullptr;
             std::memcpy(reinterpret_cast<char *>(&ops_) + e.offset, &fn, sizeof(fn));
         }
@@ -162,9 +163,8 @@ int LoadedBackend::load(const char *spec, const std::string &dir, std::string *w
         ops_.capabilities &= ~static_cast<std::uint64_t>(TASYNC_CAP_COMPLETION);
     }
     if (!(ops_.capabilities & TASYNC_CAP_COMPLETION)) ops_.op_mask = 0;
-    if (ops_.work_submit == nullptr || ops_.work_cancel == nullptr) {
-        ops_.capabilities &= ~static_cast<std::uint64_t>(TASYNC_CAP_OFFLOAD);
-    }
+    // The core runs offloaded work on its own pool (ABI 1.3).
+    ops_.capabilities &= ~static_cast<std::uint64_t>(TASYNC_CAP_OFFLOAD);
     // Child exits are the core's: the bit says what the core uses.
     ops_.capabilities &= ~static_cast<std::uint64_t>(TASYNC_CAP_PIDFD);
     if (children_use_pidfd()) ops_.capabilities |= TASYNC_CAP_PIDFD;

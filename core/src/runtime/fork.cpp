@@ -53,7 +53,6 @@ void refuse_close(tasync_handle_t *) {}
 void refuse_destroy(tasync_loop_t *) {}
 int refuse_wakeup(tasync_loop_t *) { return 0; }
 int refuse_op(tasync_loop_t *, tasync_op_t *) { return -ENOTRECOVERABLE; }
-int refuse_work(tasync_loop_t *, tasync_work_t *) { return -ENOTRECOVERABLE; }
 int sleep_run(tasync_loop_t *, std::int64_t timeout_ns) {
     // Nothing can arrive: wait out the next timer (a bounded nap when there
     // is none, so that a runtime shutting down does not spin).
@@ -99,8 +98,6 @@ void tasync_runtime::after_fork() {
         refusing_ops.handle_close = refuse_close;
         refusing_ops.op_submit = refuse_op;
         refusing_ops.op_cancel = refuse_op;
-        refusing_ops.work_submit = refuse_work;
-        refusing_ops.work_cancel = refuse_work;
         refusing_ops.loop_fork = nullptr;
         ops = &refusing_ops;
         // Said and acted on by the run loop, whichever call found the fork.
