@@ -2,8 +2,8 @@
 # Builds plugins/poll-backend the way a third party would, then runs the
 # project's test suites on it:
 #  1. installs the project into a scratch directory (meson install --destdir;
-#     pkg-config then finds it through PKG_CONFIG_PATH and
-#     PKG_CONFIG_SYSROOT_DIR);
+#     pkg-config then finds it through PKG_CONFIG_PATH: tasync.pc is
+#     relocatable, its paths name the tree it is in);
 #  2. builds tasync-backend-poll.so with the plugin's own Makefile from a
 #     copy of its directory, against the installed headers only, with
 #     -Werror, and checks that it exports tasync_backend_entry only;
@@ -37,7 +37,7 @@ echo "== install the project into $tmp/root"
 meson install -C "$build" --no-rebuild --destdir "$tmp/root" --quiet >/dev/null
 pc=$(find "$tmp/root" -name tasync.pc | head -n 1)
 [ -n "$pc" ] || { echo "FAIL: tasync.pc was not installed"; exit 1; }
-export PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$tmp/root"
+export PKG_CONFIG_PATH="$(dirname "$pc")"
 # The ABI numbers tasync.pc gives are version.h's.
 incdir=$(pkg-config --variable=includedir tasync)
 for part in MAJOR MINOR; do
