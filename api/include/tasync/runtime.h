@@ -483,8 +483,9 @@ TASYNC_API int tasync_await_child_exit(tasync_runtime_t *rt, int pid, tasync_awa
                                        void **out_error);
 
 /*
- * Runs fn(data) on a worker thread (the backend's pool when it has one, else
- * the core's) and suspends until it has run. A cancellation that arrives
+ * Runs fn(data) on a worker thread of the core's pool and suspends until it
+ * has run. When no thread runs and none can be started, fn runs on the
+ * calling thread instead (the host is warned once per runtime). A cancellation that arrives
  * before the work started removes it (-ECANCELED); once it runs, the
  * cancellation is delivered when it finishes, since data may live on the
  * caller's stack. Returns 0 once fn has run, or what a wait returns.

@@ -261,8 +261,19 @@ TASYNC_API int tasync_offload(tasync_runtime_t *rt, void (*fn)(void *data), void
             self->post(&offload_posted, work);
         });
     }
-    if (int rc = rt->pool->submit(&w.work); rc != 0)
-        return system_error(rt, rc, "cannot start a thread for offloaded work", out_error);
+    if (rt->pool->submit(&w.work) != 0) {
+        // No thread runs and none could be started (a process limit, no
+        // room for a thread's stack): the work runs here, blocking the
+        // runtime's thread as the same call does without the runtime,
+        // rather than failing a call that has no such failure.
+        if (!rt->warned_no_thread) {
+            rt->warned_no_thread = true;
+            rt->warn("no thread could be started for offloaded work: it runs on the runtime's thread, and the other "
+                     "coroutines wait meanwhile");
+        }
+        fn(data);
+        return 0;
+    }
     w.in_flight = true;
     ++rt->jobs_in_flight;
     if (cancellation != nullptr) {

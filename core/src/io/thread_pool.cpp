@@ -7,7 +7,11 @@ namespace tasync::detail {
 
 ThreadPool::ThreadPool(unsigned threads, std::function<void(tasync_work_t *, int)> complete,
                        std::chrono::milliseconds idle_timeout)
-    : max_threads_(threads == 0 ? 1 : threads), complete_(std::move(complete)), idle_timeout_(idle_timeout) {}
+    : max_threads_(threads == 0 ? 1 : threads), complete_(std::move(complete)), idle_timeout_(idle_timeout) {
+    // A worker allocates nothing of its own: in a new thread malloc may
+    // need an arena of its own, which an address-space limit can refuse.
+    running_.reserve(max_threads_);
+}
 
 ThreadPool::~ThreadPool() {
     {

@@ -70,6 +70,10 @@ int tasync_runtime::init(const tasync_runtime_options_t &o) {
     std::size_t ss = o.stack_size != 0 ? o.stack_size : kDefaultStackSize;
     std::size_t sc = o.stack_cache != 0 ? o.stack_cache : kDefaultStackCache;
     stacks = std::make_unique<StackPool>(ss, sc);
+    // Room for posts from other threads (a pool worker's completion), so
+    // that posting allocates nothing in the common case (see ThreadPool).
+    posted.reserve(64);
+    posted_swap.reserve(64);
     if (o.address_space_reserve != 0) stacks->set_address_space_reserve(o.address_space_reserve);
     struct rlimit as_limit;
     eager_stacks = getrlimit(RLIMIT_AS, &as_limit) == 0 && as_limit.rlim_cur != RLIM_INFINITY;

@@ -340,6 +340,7 @@ struct tasync_runtime {
     // RLIMIT_AS was finite at creation: stacks are taken at spawn.
     bool eager_stacks = false;
     bool warned_stack_failure = false;
+    bool warned_no_thread = false;
     std::unique_ptr<tasync::detail::ThreadPool> pool;
 
     // --- settings
