@@ -130,8 +130,12 @@ TEST_F(Regression, C5_OffloadedWorkThatStartedEndsBeforeItsCancellationAwaitable
 // its own cancellation error back, on every backend (libuv takes queued
 // work back itself and reports only -ECANCELED).
 TEST_F(Regression, C7_OffloadTakenBackForACancellationEndsWithTheCoroutinesOwnError) {
-    // Occupy every worker (libuv's pool and the core's have 4) until the
-    // cancellation was requested, so that the last job is still queued.
+    // Occupy every worker of a pool of four until the cancellation was
+    // requested, so that the last job is still queued (with the default
+    // pool of 64 it got a thread of its own and raced the cancellation).
+    tasync_runtime_destroy(rt);
+    pool_threads = 4;
+    create(nullptr);
     constexpr int kBusy = 8;
     std::atomic<bool> open{false};
     auto wait_open = [](void *p) {

@@ -120,6 +120,7 @@ protected:
         o.host = &host.table;
         o.host_data = &host;
         o.flags = flags;
+        o.thread_pool_size = pool_threads;
         char err[512] = {0};
         o.errbuf = err;
         o.errbuf_size = sizeof(err);
@@ -170,6 +171,7 @@ protected:
     TestHost host;
     tasync_runtime_t *rt = nullptr;
     std::vector<std::string> out;
+    uint32_t pool_threads = 0;  // the runtime's thread_pool_size (0: the core's default)
 };
 
 inline constexpr uint64_t kMs = 1000000ull;
