@@ -122,6 +122,7 @@ void derivation_finish(Derivation *d, void *value, void *error) {
 void derivation_source_done(Waiter *w, tasync_awaitable *source) {
     auto *d = static_cast<Derivation *>(w->data);
     tasync_runtime *rt = d->rt;
+    if (rt->destroying) return;  // teardown_derivations releases what it holds
     // The derived future answers for the source's error from now on (S10).
     if (source->error != nullptr) observe(source);
     const bool failed = source->error != nullptr;
@@ -155,6 +156,7 @@ void derivation_source_done(Waiter *w, tasync_awaitable *source) {
 void derivation_runner_done(Waiter *w, tasync_awaitable *runner) {
     auto *d = static_cast<Derivation *>(w->data);
     tasync_runtime *rt = d->rt;
+    if (rt->destroying) return;
     void *v = nullptr;
     void *e = nullptr;
     if (runner->error != nullptr) {
@@ -212,7 +214,7 @@ void Future::detach() {
 }  // namespace tasync::detail
 
 void tasync_runtime::report_unobserved_futures() {
-    while (Future *f = unobserved_futures.front()) report_unobserved(this, f);
+    while (Future *f = unobserved_futures.pop_front()) report_unobserved(this, f);
 }
 
 void tasync_runtime::teardown_derivations() {
