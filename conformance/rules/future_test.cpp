@@ -261,3 +261,14 @@ TEST_F(Future, T2_ThenRefusesWhatItCannotRun) {
     tasync_awaitable_release(src);
     EXPECT_EQ(run(), 0);
 }
+
+TEST_F(Future, T2_AHostMayCompleteADerivedFutureFirst) {
+    tasync_awaitable_t *src = future();
+    tasync_awaitable_t *d = then(src, TASYNC_FUTURE_THEN_MAP, "map", 2);
+    resolve(d, 99);  // e.g. the PHP Future was cancelled
+    resolve(src, 1);
+    EXPECT_EQ(await_text(d), "v:99") << "single assignment: the derivation's outcome is dropped";
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(out, (V{"map saw 1"}));
+    for (tasync_awaitable_t *f : {src, d}) tasync_awaitable_release(f);
+}

@@ -104,9 +104,12 @@ typedef enum tasync_future_then_mode {
  * outcome without a callback. Either way source's error is observed (the
  * derived future answers for it, rule S10), and the callback's coroutine
  * is awaited by the derived future (its error does not flow up its scope).
+ * The host may complete the derived future itself first (a cancelled
+ * Future): the derivation's outcome is then dropped.
  * Several derivations of one source run their callbacks in the order they
  * were registered. *out receives a new reference to the derived future,
- * created with flags (tasync_future_flag_t). When source has completed
+ * created with flags (tasync_future_flag_t; its unobserved failure is
+ * reported in the callback's scope). When source has completed
  * already the callback is spawned at once (it starts when the caller
  * suspends, C1). callback->arg_release runs exactly once: when the callback
  * coroutine is done with arg, when mode skips the callback, or on failure.

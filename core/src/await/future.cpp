@@ -180,6 +180,13 @@ namespace tasync::detail {
 
 void future_settle(Future *f, void *value, void *error) {
     tasync_runtime *rt = f->rt;
+    if (f->completed) {
+        // A derived future its host completed first (single assignment):
+        // the derivation's outcome goes.
+        rt->release_value(value);
+        rt->release_error(error);
+        return;
+    }
     ++f->refs;  // completing may wake waiters that drop theirs
     f->complete(value, error);
     if (f->report && error != nullptr && !f->observed && !f->reported) rt->unobserved_futures.push_back(f);
