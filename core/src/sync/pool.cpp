@@ -293,7 +293,8 @@ void tasync_pool::give_back(PoolEntry e) {
 void tasync_pool::destroy_resource(void *resource, bool offer) {
     --total;
     if (rt != nullptr) {
-        if (cb.destroy != nullptr) cb.destroy(cb.data, this, resource);
+        // No host code while the runtime goes (pool.h): a reference only.
+        if (cb.destroy != nullptr && !rt->destroying) cb.destroy(cb.data, this, resource);
         rt->release_value(resource);
     }
     if (offer) offer_slot();
