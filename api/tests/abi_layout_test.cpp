@@ -227,7 +227,7 @@ TEST(AbiLayout, StructuredConcurrency) {
     PIN_OFF(tasync_group_entry_t, coroutine, 40);
     PIN_OFF(tasync_group_entry_t, value, 48);
     PIN_OFF(tasync_group_entry_t, error, 56);
-    PIN_SIZE(tasync_wait_info_t, 56);
+    PIN_SIZE(tasync_wait_info_t, 72);  // 56 before ABI 1.3
     PIN_OFF(tasync_wait_info_t, kind, 4);
     PIN_OFF(tasync_wait_info_t, target, 8);
     PIN_OFF(tasync_wait_info_t, scope, 16);
@@ -237,6 +237,60 @@ TEST(AbiLayout, StructuredConcurrency) {
     PIN_OFF(tasync_wait_info_t, pid, 36);
     PIN_OFF(tasync_wait_info_t, deadline_ns, 40);
     PIN_OFF(tasync_wait_info_t, count, 48);
+    PIN_OFF(tasync_wait_info_t, channel, 56);  // ABI 1.3
+    PIN_OFF(tasync_wait_info_t, pool, 64);     // ABI 1.3
+}
+
+// ABI 1.3: futures, channels and pools.
+TEST(AbiLayout, FutureChannelPoolStructs) {
+    PIN_SIZE(tasync_future_options_t, 24);
+    PIN_OFF(tasync_future_options_t, flags, 4);
+    PIN_OFF(tasync_future_options_t, location, 8);
+    PIN_SIZE(tasync_channel_options_t, 48);
+    PIN_OFF(tasync_channel_options_t, flags, 4);
+    PIN_OFF(tasync_channel_options_t, capacity, 8);
+    PIN_OFF(tasync_channel_options_t, no_producer_timeout_ns, 16);
+    PIN_OFF(tasync_channel_options_t, no_consumer_timeout_ns, 24);
+    PIN_OFF(tasync_channel_options_t, location, 32);
+    PIN_SIZE(tasync_channel_info_t, 64);
+    PIN_OFF(tasync_channel_info_t, close_reason, 4);
+    PIN_OFF(tasync_channel_info_t, id, 8);
+    PIN_OFF(tasync_channel_info_t, capacity, 16);
+    PIN_OFF(tasync_channel_info_t, count, 24);
+    PIN_OFF(tasync_channel_info_t, senders, 32);
+    PIN_OFF(tasync_channel_info_t, receivers, 40);
+    PIN_OFF(tasync_channel_info_t, location, 48);
+    PIN_SIZE(tasync_pool_callbacks_t, 72);
+    PIN_OFF(tasync_pool_callbacks_t, data, 8);
+    PIN_OFF(tasync_pool_callbacks_t, create, 16);
+    PIN_OFF(tasync_pool_callbacks_t, destroy, 24);
+    PIN_OFF(tasync_pool_callbacks_t, healthcheck, 32);
+    PIN_OFF(tasync_pool_callbacks_t, before_acquire, 40);
+    PIN_OFF(tasync_pool_callbacks_t, before_release, 48);
+    PIN_OFF(tasync_pool_callbacks_t, check_due, 56);
+    PIN_OFF(tasync_pool_callbacks_t, release_data, 64);
+    PIN_SIZE(tasync_pool_options_t, 40);
+    PIN_OFF(tasync_pool_options_t, min, 8);
+    PIN_OFF(tasync_pool_options_t, max, 12);
+    PIN_OFF(tasync_pool_options_t, healthcheck_interval_ns, 16);
+    PIN_OFF(tasync_pool_options_t, location, 24);
+    PIN_SIZE(tasync_pool_breaker_t, 48);
+    PIN_OFF(tasync_pool_breaker_t, data, 8);
+    PIN_OFF(tasync_pool_breaker_t, report_success, 16);
+    PIN_OFF(tasync_pool_breaker_t, report_failure, 24);
+    PIN_OFF(tasync_pool_breaker_t, should_recover, 32);
+    PIN_OFF(tasync_pool_breaker_t, release_data, 40);
+    PIN_SIZE(tasync_pool_info_t, 80);
+    PIN_OFF(tasync_pool_info_t, state, 4);
+    PIN_OFF(tasync_pool_info_t, closed, 8);
+    PIN_OFF(tasync_pool_info_t, min, 12);
+    PIN_OFF(tasync_pool_info_t, max, 16);
+    PIN_OFF(tasync_pool_info_t, id, 24);
+    PIN_OFF(tasync_pool_info_t, idle, 32);
+    PIN_OFF(tasync_pool_info_t, active, 40);
+    PIN_OFF(tasync_pool_info_t, total, 48);
+    PIN_OFF(tasync_pool_info_t, waiting, 56);
+    PIN_OFF(tasync_pool_info_t, location, 64);
 }
 
 // Enum values are part of the ABI too.
@@ -278,6 +332,32 @@ TEST(AbiLayout, EnumValues) {
     EXPECT_EQ(TASYNC_AWAIT_ITEM_PENDING, 1);
     EXPECT_EQ(TASYNC_AWAIT_ITEM_FAILED, 3);
     EXPECT_EQ(TASYNC_SHUTDOWN_FORCED, 2);
+    EXPECT_EQ(TASYNC_WAIT_CHANNEL_SEND, 15);            // ABI 1.3
+    EXPECT_EQ(TASYNC_WAIT_CHANNEL_RECV, 16);            // ABI 1.3
+    EXPECT_EQ(TASYNC_WAIT_POOL, 17);                    // ABI 1.3
+    EXPECT_EQ(TASYNC_ERROR_TIMEOUT, 7);                 // ABI 1.3
+    EXPECT_EQ(TASYNC_ERROR_CHANNEL, 8);                 // ABI 1.3
+    EXPECT_EQ(TASYNC_ERROR_POOL, 9);                    // ABI 1.3
+    EXPECT_EQ(TASYNC_ERROR_SERVICE_UNAVAILABLE, 10);    // ABI 1.3
+    EXPECT_EQ(TASYNC_ECHANNEL_CLOSED, -30022);          // ABI 1.3
+    EXPECT_EQ(TASYNC_EPOOL_CLOSED, -30023);             // ABI 1.3
+    EXPECT_EQ(TASYNC_EFUTURE_COMPLETED, -30024);        // ABI 1.3
+    EXPECT_EQ(TASYNC_ESERVICE_UNAVAILABLE, -30025);     // ABI 1.3
+    EXPECT_EQ(TASYNC_CHANNEL_OPEN, 0);                  // ABI 1.3
+    EXPECT_EQ(TASYNC_CHANNEL_CLOSED_EXPLICIT, 1);
+    EXPECT_EQ(TASYNC_CHANNEL_CLOSED_DISPOSED, 2);
+    EXPECT_EQ(TASYNC_CHANNEL_CLOSED_NO_PRODUCERS, 3);
+    EXPECT_EQ(TASYNC_CHANNEL_CLOSED_NO_CONSUMERS, 4);
+    EXPECT_EQ(TASYNC_CHANNEL_CLOSED_DEADLOCK, 5);
+    EXPECT_EQ(TASYNC_CHANNEL_CLOSED_SCOPE_DISPOSED, 6);
+    EXPECT_EQ(TASYNC_CHANNEL_HARD_TIMEOUTS, 1);
+    EXPECT_EQ(TASYNC_FUTURE_REPORT_UNOBSERVED, 1);
+    EXPECT_EQ(TASYNC_FUTURE_THEN_MAP, 1);
+    EXPECT_EQ(TASYNC_FUTURE_THEN_CATCH, 2);
+    EXPECT_EQ(TASYNC_FUTURE_THEN_FINALLY, 3);
+    EXPECT_EQ(TASYNC_POOL_ACTIVE, 1);
+    EXPECT_EQ(TASYNC_POOL_INACTIVE, 2);
+    EXPECT_EQ(TASYNC_POOL_RECOVERING, 3);
 }
 
 TEST(AbiErrors, EveryCodeHasANameAndAMessage) {

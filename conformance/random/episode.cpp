@@ -46,6 +46,10 @@ uint32_t wait_kind_of(WaitKind k) {
         case WaitKind::Scope:
         case WaitKind::ScopeAfterCancel: return TASYNC_WAIT_SCOPE;
         case WaitKind::GroupNext: return TASYNC_WAIT_GROUP;
+        case WaitKind::ChanSend: return TASYNC_WAIT_CHANNEL_SEND;
+        case WaitKind::ChanRecv: return TASYNC_WAIT_CHANNEL_RECV;
+        case WaitKind::ChanOp: return TASYNC_WAIT_AWAIT;
+        case WaitKind::PoolAcquire: return TASYNC_WAIT_POOL;
         default: return TASYNC_WAIT_NONE;
     }
 }
@@ -452,6 +456,7 @@ void Episode::sync() {
         }
     }
     handled_unsynced = 0;
+    learn_chan_ops();  // channel operations completed by what ran (T1)
 }
 
 void Episode::align_finally_order(tasync_coroutine_t *const *listed, std::size_t n, bool scope_callbacks_only) {
@@ -757,6 +762,8 @@ void Episode::check_world() {
     }
     check_scope(global);
     for (ScopeRec *s : live_scopes) check_scope(s);
+    check_chans();
+    check_pools();
     for (GroupRec *g : live_groups) {
         if (failed) break;
         RANDOM_CHECK(*this, tasync_group_count(g->g) == g->tasks.size(),

@@ -73,6 +73,9 @@ public:
     std::deque<HandlerRec> handlers;
     std::deque<ErrSlot> slots;
     std::vector<std::unique_ptr<OffloadRec>> offloads;
+    std::deque<ChanRec> chans;
+    std::deque<ChanOpRec> chan_ops;
+    std::deque<PoolRec> pools;
     std::vector<CtxEntry> ctx_entries;
     // The releases of operations still running (OnUnwind, ops.hpp).
     std::list<std::function<void()>> unwinds;
@@ -92,6 +95,9 @@ public:
     std::vector<PipeRec *> open_pipes;
     std::vector<TimerRec *> live_timers;
     std::vector<HandlerRec *> live_handlers;
+    std::vector<ChanRec *> live_chans;     // held by the tester
+    std::vector<ChanOpRec *> live_ops;     // channel operations held by the tester
+    std::vector<PoolRec *> live_pools;     // held by the tester
 
     // What the model knows of the runtime as a whole.
     int shutdown_phase = TASYNC_SHUTDOWN_NONE;
@@ -120,6 +126,9 @@ public:
     static constexpr std::size_t kMaxGroups = 3;
     static constexpr std::size_t kMaxPipes = 3;
     static constexpr std::size_t kMaxTimers = 4;
+    static constexpr std::size_t kMaxChans = 3;
+    static constexpr std::size_t kMaxChanOps = 6;
+    static constexpr std::size_t kMaxPools = 2;
     static constexpr int kMaxDepth = 4;
 
     bool out_of_budget() const { return failed || op_index >= budget; }
@@ -200,6 +209,16 @@ public:
     bool error_matches(ErrSlot *slot, void *observed);
     std::string describe(const void *e) const;
     std::string describe(const ErrSlot *s) const;
+
+    // Channels and pools (ops_channel.cpp, ops_pool.cpp): what their
+    // operations and callbacks taught the model, checked against the
+    // runtime after every operation; the end of the program.
+    void learn_chan_ops();
+    void check_chans();
+    void check_pools();
+    void pool_owner_settled(CoRec *c);
+    void end_chans_and_pools();
+    void release_chans_and_pools();
 
     // Outcome checks of a wait that returned (waits.cpp).
     void begin_wait(CoRec *self, WaitKind kind);

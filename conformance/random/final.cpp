@@ -28,6 +28,8 @@ void Episode::final_phase() {
             }
             for (CoRec *c : std::vector<CoRec *>(parked)) resume_parked(*this, c, rng);
         }
+        // Coroutines waiting on a channel or a pool are let go (T1, T3).
+        end_chans_and_pools();
         // Readers blocked on a pipe see the end of the stream.
         for (PipeRec *p : open_pipes) {
             if (!p->write_closed && !p->writer_busy) close_pipe(*this, p, true);
@@ -78,6 +80,7 @@ void Episode::final_phase() {
         a->held = false;
         tasync_awaitable_release(a->aw);
     }
+    release_chans_and_pools();
     for (CoRec *c : std::vector<CoRec *>(handles)) drop_handle(c);
     for (GroupRec *g : std::vector<GroupRec *>(live_groups)) release_group(*this, g);
     for (ScopeRec *s : std::vector<ScopeRec *>(live_scopes)) {

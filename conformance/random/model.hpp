@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -71,6 +72,22 @@ enum class Op : std::uint8_t {
     Introspect,
     Shutdown,          // tasync_runtime_shutdown
     FailToGlobal,      // a coroutine of the global scope ends with an error
+    // Channels (T1, ops_channel.cpp).
+    ChanCreate,
+    ChanSend,          // tasync_channel_send, maybe with a cancellation or a timeout
+    ChanRecv,
+    ChanTry,           // try_send or try_recv
+    ChanAsync,         // send_async or recv_async: an operation the tester keeps
+    ChanAwaitOp,       // awaits a kept operation
+    ChanOpDrop,        // withdraws (op_cancel) or releases a kept operation
+    ChanClose,
+    ChanRelease,
+    // Pools (T3, ops_pool.cpp).
+    PoolCreate,
+    PoolAcquire,       // acquire (maybe with a cancellation or a timeout) or try_acquire
+    PoolGiveBack,
+    PoolClose,
+    PoolRelease,
     Count_
 };
 
@@ -118,6 +135,10 @@ enum class WaitKind : std::uint8_t {
     Scope,
     ScopeAfterCancel,
     GroupNext,
+    ChanSend,        // tasync_channel_send (T1)
+    ChanRecv,        // tasync_channel_recv
+    ChanOp,          // awaiting a channel operation
+    PoolAcquire,     // tasync_pool_acquire (T3)
     Handler          // not a wait: an exception handler runs on this stack
 };
 
@@ -149,6 +170,8 @@ struct WaitRec {
     bool may_cancel = false;        // one may have arrived (learned, or a race)
     bool forced = false;            // a forced wake-up may end it (C14, C15 phase two, S9)
 };
+
+struct PoolRec;
 
 struct CoRec {
     std::uint64_t tid = 0;   // the tester's id (c<N> in traces)
@@ -203,6 +226,7 @@ struct CoRec {
     int finals_running = 0;            // its finally callbacks its awaiters still wait for (C11)
     bool settled = false;              // completed and its awaiters (a group too) may resume
     std::vector<FinRec *> finals;      // callbacks registered on this coroutine
+    PoolRec *create_failed = nullptr;  // a pool's create failed in its acquire (T3)
 
     bool unfinished() const { return state != CoState::Done && state != CoState::Registered; }
 };
@@ -350,6 +374,65 @@ struct OffloadRec {
     std::atomic<int> running{0};
     int runs_at_return = -1;
     unsigned spin = 0;
+};
+
+// A value sent on a channel (T1), as the model knows it. Values are host
+// objects that live until the episode ends, so their addresses identify them.
+struct SentRec {
+    enum class State : std::uint8_t {
+        InFlight,  // its send has not returned (it may be taken already)
+        Accepted,  // its send returned success; not received yet
+        Failed,    // its send failed: it must never be received
+        Received
+    } state = State::InFlight;
+    std::uint64_t seq = 0;  // the order the sends began in: the channel's order
+};
+
+struct ChanRec {
+    std::uint64_t chid = 0;
+    tasync_channel_t *ch = nullptr;  // the tester's reference while held
+    bool held = true;
+    std::uint64_t capacity = 0;
+    bool closed = false;             // the tester closed it
+    std::uint64_t next_seq = 0;
+    std::map<const Value *, SentRec> sent;
+    long accepted_unreceived = 0;    // Accepted values
+    int senders = 0;                 // coroutines inside tasync_channel_send on it
+    int receivers = 0;               // and inside tasync_channel_recv
+    std::map<const CoRec *, std::uint64_t> last_seq;  // per receiving coroutine: what it got last (FIFO)
+};
+
+// A channel operation the tester keeps (send_async, recv_async).
+struct ChanOpRec {
+    std::uint64_t oid = 0;
+    ChanRec *chan = nullptr;
+    bool send = false;
+    const Value *value = nullptr;     // a send's
+    tasync_awaitable_t *aw = nullptr; // the tester's reference while held
+    bool held = true;
+    bool done = false;                // its completion was learned
+    int awaiters = 0;                 // coroutines awaiting it (each holds a reference)
+};
+
+// A pool (T3) and what its callbacks decided. The callbacks tell the model
+// exactly when resources are created and destroyed.
+struct PoolRec {
+    std::uint64_t plid = 0;
+    tasync_pool_t *p = nullptr;      // the tester's reference while held
+    bool held = true;
+    std::uint32_t min = 0;
+    std::uint32_t max = 1;
+    bool closed = false;             // the tester closed it
+    Rng rng;                         // the callbacks' decisions
+    int create_fail = 0;             // percentages
+    int create_yield = 0;
+    int refuse_acquire = 0;
+    int refuse_release = 0;
+    std::set<const Value *> alive;   // created, not destroyed
+    std::map<const Value *, CoRec *> lent;  // to whom (nullptr: the main flow outside its entry)
+    int creating = 0;                // create callbacks running
+    int acquirers = 0;               // coroutines inside tasync_pool_acquire
+    long created = 0;
 };
 
 // A context entry the tester stored (X1, X2).

@@ -181,6 +181,7 @@ void Episode::finished(CoRec *c) {
 void Episode::settle(CoRec *c) {
     if (c->settled) return;
     c->settled = true;
+    pool_owner_settled(c);  // what it still held came back (T3)
     if (c->group != nullptr) {
         GroupRec *g = c->group;
         g->completed.push_back(c);

@@ -125,4 +125,22 @@ void write_pipe(Episode &ep, PipeRec *p, std::size_t n);
 void close_pipe(Episode &ep, PipeRec *p, bool write_end_only);
 void destroy_timer(Episode &ep, TimerRec *t);
 
+// Channels (ops_channel.cpp, rule T1).
+std::string op_chan_create(Episode &ep, CoRec *self);
+std::string op_chan_send(Episode &ep, CoRec *self);
+std::string op_chan_recv(Episode &ep, CoRec *self);
+std::string op_chan_try(Episode &ep, CoRec *self);
+std::string op_chan_async(Episode &ep, CoRec *self);
+std::string op_chan_await_op(Episode &ep, CoRec *self);
+std::string op_chan_op_drop(Episode &ep, CoRec *self);
+std::string op_chan_close(Episode &ep, CoRec *self);
+std::string op_chan_release(Episode &ep, CoRec *self);
+
+// Pools (ops_pool.cpp, rule T3).
+std::string op_pool_create(Episode &ep, CoRec *self);
+std::string op_pool_acquire(Episode &ep, CoRec *self);
+std::string op_pool_give_back(Episode &ep, CoRec *self);
+std::string op_pool_close(Episode &ep, CoRec *self);
+std::string op_pool_release(Episode &ep, CoRec *self);
+
 }  // namespace tasync_random

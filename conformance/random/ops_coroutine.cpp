@@ -421,37 +421,59 @@ std::string op_future_create(Episode &ep, CoRec *self) {
     AwRec *a = &ep.aws.back();
     a->aid = ep.next_id++;
     a->kind = AwRec::Kind::Future;
-    int rc = tasync_future_create(ep.rt, &a->aw);
-    RANDOM_CHECK(ep, rc == 0, "tasync_future_create returned " << rc);
+    const bool ex = self->rng.chance(50);
+    int rc;
+    if (ex) {
+        // T2: the same future, with its creation location recorded.
+        tasync_future_options_t o{};
+        o.size = sizeof(o);
+        rc = tasync_future_create_ex(ep.rt, &o, &a->aw);
+        RANDOM_CHECK(ep, rc == 0 && tasync_future_created_location(a->aw).file != nullptr,
+                     "T2: tasync_future_create_ex returned " << rc << " or no creation location");
+    } else {
+        rc = tasync_future_create(ep.rt, &a->aw);
+        RANDOM_CHECK(ep, rc == 0, "tasync_future_create returned " << rc);
+    }
     ep.futures.push_back(a);
-    return "a" + std::to_string(a->aid);
+    return "a" + std::to_string(a->aid) + (ex ? " (ex)" : "");
 }
 
 std::string settle_future(Episode &ep, AwRec *f, Rng &rng) {
     int rc;
     std::string what;
+    // T2: tasync_future_complete, or the ABI 1.0 functions.
+    const bool complete = rng.chance(40);
+    void *err = nullptr;
     if (rng.chance(40)) {
         const int kind = rng.chance(15) ? TASYNC_ERROR_CANCELLATION : TASYNC_ERROR_ASYNC;
         Error *e = ep.host.error(kind, "rejection of a" + std::to_string(f->aid));
-        rc = tasync_future_reject(f->aw, e);
+        rc = complete ? tasync_future_complete(f->aw, nullptr, e, &err) : tasync_future_reject(f->aw, e);
         f->error = e;
         f->failed = true;
         ep.host.release(e);
         what = "rejected";
     } else {
         Value *v = ep.host.value(static_cast<long>(f->aid), "value of a" + std::to_string(f->aid));
-        rc = tasync_future_resolve(f->aw, v);
+        rc = complete ? tasync_future_complete(f->aw, v, nullptr, &err) : tasync_future_resolve(f->aw, v);
         f->value = v;
         ep.host.release(v);
         what = "resolved";
     }
-    RANDOM_CHECK(ep, rc == 0, "settling future a" << f->aid << " returned " << rc);
+    RANDOM_CHECK(ep, rc == 0 && err == nullptr, "settling future a" << f->aid << " returned " << rc);
     f->completed = true;
     if (rng.chance(10)) {
         int again = tasync_future_resolve(f->aw, nullptr);
         RANDOM_CHECK(ep, again == TASYNC_EBAD_STATE, "settling future a" << f->aid << " twice returned " << again);
     }
-    return "a" + std::to_string(f->aid) + " " + what;
+    if (rng.chance(10)) {
+        Value *v = ep.host.value(0, "second completion of a" + std::to_string(f->aid));
+        int again = tasync_future_complete(f->aw, v, nullptr, &err);
+        RANDOM_CHECK(ep, again == TASYNC_EFUTURE_COMPLETED && ep.host.is_error(err),
+                     "T2: completing future a" << f->aid << " twice returned " << again << " or no error");
+        release_outs(ep, nullptr, err);
+        ep.host.release(v);
+    }
+    return "a" + std::to_string(f->aid) + " " + what + (complete ? " (complete)" : "");
 }
 
 std::string op_future_settle(Episode &ep, CoRec *self) {

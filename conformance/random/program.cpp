@@ -70,6 +70,20 @@ constexpr Weight kWeights[] = {
     {Op::Context, 2, 2},
     {Op::Introspect, 1, 1},
     {Op::AwaitMany, 3, 4},
+    {Op::ChanCreate, 1, 1},
+    {Op::ChanSend, 3, 4},
+    {Op::ChanRecv, 3, 4},
+    {Op::ChanTry, 2, 2},
+    {Op::ChanAsync, 1, 1},
+    {Op::ChanAwaitOp, 1, 1},
+    {Op::ChanOpDrop, 1, 1},
+    {Op::ChanClose, 1, 0},
+    {Op::ChanRelease, 1, 0},
+    {Op::PoolCreate, 1, 1},
+    {Op::PoolAcquire, 3, 4},
+    {Op::PoolGiveBack, 3, 4},
+    {Op::PoolClose, 1, 0},
+    {Op::PoolRelease, 1, 0},
 };
 
 unsigned weight_of(const Weight &w, CoKind kind) {
@@ -131,6 +145,20 @@ const char *op_name(Op op) {
         case Op::Introspect: return "Introspect";
         case Op::Shutdown: return "Shutdown";
         case Op::FailToGlobal: return "FailToGlobal";
+        case Op::ChanCreate: return "ChanCreate";
+        case Op::ChanSend: return "ChanSend";
+        case Op::ChanRecv: return "ChanRecv";
+        case Op::ChanTry: return "ChanTry";
+        case Op::ChanAsync: return "ChanAsync";
+        case Op::ChanAwaitOp: return "ChanAwaitOp";
+        case Op::ChanOpDrop: return "ChanOpDrop";
+        case Op::ChanClose: return "ChanClose";
+        case Op::ChanRelease: return "ChanRelease";
+        case Op::PoolCreate: return "PoolCreate";
+        case Op::PoolAcquire: return "PoolAcquire";
+        case Op::PoolGiveBack: return "PoolGiveBack";
+        case Op::PoolClose: return "PoolClose";
+        case Op::PoolRelease: return "PoolRelease";
         case Op::Count_: break;
     }
     return "?";
@@ -337,6 +365,20 @@ void Episode::exec(CoRec *self, Op op) {
         case Op::Introspect: what = op_introspect(*this, self); break;
         case Op::Shutdown: what = op_shutdown(*this, self); break;
         case Op::FailToGlobal: what = op_fail_to_global(*this, self); break;
+        case Op::ChanCreate: what = op_chan_create(*this, self); break;
+        case Op::ChanSend: what = op_chan_send(*this, self); break;
+        case Op::ChanRecv: what = op_chan_recv(*this, self); break;
+        case Op::ChanTry: what = op_chan_try(*this, self); break;
+        case Op::ChanAsync: what = op_chan_async(*this, self); break;
+        case Op::ChanAwaitOp: what = op_chan_await_op(*this, self); break;
+        case Op::ChanOpDrop: what = op_chan_op_drop(*this, self); break;
+        case Op::ChanClose: what = op_chan_close(*this, self); break;
+        case Op::ChanRelease: what = op_chan_release(*this, self); break;
+        case Op::PoolCreate: what = op_pool_create(*this, self); break;
+        case Op::PoolAcquire: what = op_pool_acquire(*this, self); break;
+        case Op::PoolGiveBack: what = op_pool_give_back(*this, self); break;
+        case Op::PoolClose: what = op_pool_close(*this, self); break;
+        case Op::PoolRelease: what = op_pool_release(*this, self); break;
         case Op::Count_: break;
     }
     char tail[48];

@@ -193,6 +193,32 @@ TEST_F(Group, G1_ConcurrencyLimitHoldsTasksBackUntilASlotFrees) {
     tasync_group_release(g);
 }
 
+// A held task cancelled before it starts takes no slot, even while its
+// finally handlers (C11) still run: the next held task starts when the
+// running one ends.
+TEST_F(Group, G1_AHeldTaskCancelledWhileItsFinallyHandlerRunsTakesNoSlot) {
+    tasync_group_t *g = group(1);
+    tasync_coroutine_t *a = task(g, nullptr, 1, 2);
+    tasync_coroutine_t *b = task(g, nullptr, 2, 0);
+    tasync_coroutine_t *c = task(g, nullptr, 3, 0);
+    tasync_spawn_options_t fin = callback([this](tasync_coroutine_t *) {
+        say("finally of b starts");
+        delay(30);
+        say("finally of b ends");
+    });
+    ASSERT_EQ(tasync_coroutine_on_finally(b, &fin), 0);
+    EXPECT_EQ(tasync_coroutine_cancel(b, nullptr), 0);
+    EXPECT_EQ(tasync_yield(rt, nullptr), 0);
+    void *e = nullptr;
+    EXPECT_EQ(tasync_await(rt, tasync_coroutine_awaitable(c), nullptr, nullptr, &e), 0);
+    say("c done");
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(out, (std::vector<std::string>{"finally of b starts", "c done", "finally of b ends"}))
+        << "c started when a ended, while b's finally handler still ran";
+    for (auto *co : {a, b, c}) tasync_coroutine_release(co);
+    tasync_group_release(g);
+}
+
 TEST_F(Group, G1_IterationIsInCompletionOrder) {
     tasync_group_t *g = group();
     tasync_coroutine_release(task(g, "orders", 2, 6));

@@ -42,7 +42,12 @@
     XX(BAD_STATE, -30019, "object is in a state that does not allow this operation")            \
     XX(HOST_RAISED, -30020, "the host raised an error in the calling coroutine")                  \
     /* Since ABI 1.3: the backend file or its directory is writable by others. */                 \
-    XX(BACKEND_UNSAFE, -30021, "backend shared object may be replaced by others than its owner")
+    XX(BACKEND_UNSAFE, -30021, "backend shared object may be replaced by others than its owner")     \
+    /* Since ABI 1.3: channels, futures and pools (channel.h, future.h, pool.h). */               \
+    XX(CHANNEL_CLOSED, -30022, "channel is closed")                                                \
+    XX(POOL_CLOSED, -30023, "pool is closed")                                                      \
+    XX(FUTURE_COMPLETED, -30024, "future is already completed")                                    \
+    XX(SERVICE_UNAVAILABLE, -30025, "service is unavailable: the pool's circuit breaker is inactive")
 
 typedef enum tasync_error_code {
 #define TASYNC_ERROR_ENUM_(name, value, msg) TASYNC_E##name = (value),

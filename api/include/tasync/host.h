@@ -41,7 +41,16 @@ typedef enum tasync_error_kind {
     /* An argument outside its allowed range (PHP: ValueError). */
     TASYNC_ERROR_INVALID_ARGUMENT = 5,
     /* An operating-system error (PHP: AsyncException with the errno text). */
-    TASYNC_ERROR_SYSTEM = 6
+    TASYNC_ERROR_SYSTEM = 6,
+    /* A wait's own timeout expired (PHP: Async\TimeoutException). Since: ABI 1.3. */
+    TASYNC_ERROR_TIMEOUT = 7,
+    /* A channel is closed (PHP: Async\ChannelException). Since: ABI 1.3. */
+    TASYNC_ERROR_CHANNEL = 8,
+    /* A pool is closed or cannot lend (PHP: Async\PoolException). Since: ABI 1.3. */
+    TASYNC_ERROR_POOL = 9,
+    /* A pool's circuit breaker is inactive (PHP:
+     * Async\ServiceUnavailableException). Since: ABI 1.3. */
+    TASYNC_ERROR_SERVICE_UNAVAILABLE = 10
 } tasync_error_kind_t;
 
 /* A source location. file is borrowed: the host keeps it valid until the
@@ -82,7 +91,8 @@ typedef struct tasync_host {
 
     /* Returns a new error object (one reference, owned by the core) of the
      * given kind; code is a TASYNC_E* or -errno the core met, message a
-     * complete sentence. Must not return NULL. */
+     * complete sentence. Must not return NULL. A kind the host does not
+     * know (one added by a later ABI) gets its most general error type. */
     void *(*error_create)(void *host_data, int kind, int code, const char *message);
 
     /* Nonzero if error is a cancellation (Async\CancellationError or a

@@ -40,6 +40,9 @@ typedef struct tasync_runtime tasync_runtime_t;
 typedef struct tasync_awaitable tasync_awaitable_t;
 typedef struct tasync_scope tasync_scope_t;
 typedef struct tasync_timer tasync_timer_t;
+/* Named by tasync_wait_info_t; their typedefs are in channel.h and pool.h. */
+struct tasync_channel;
+struct tasync_pool;
 
 /* ---------------------------------------------------------------- runtime */
 
@@ -619,7 +622,10 @@ typedef enum tasync_wait_kind {
     TASYNC_WAIT_GROUP = 11,   /* the next result of a task group */
     TASYNC_WAIT_END = 12,     /* the main coroutine in tasync_runtime_run */
     TASYNC_WAIT_GROUP_SLOT = 13,      /* a free place in a task group's queue (Since: ABI 1.2) */
-    TASYNC_WAIT_GROUP_COMPLETION = 14 /* the completion of a task group (Since: ABI 1.2) */
+    TASYNC_WAIT_GROUP_COMPLETION = 14, /* the completion of a task group (Since: ABI 1.2) */
+    TASYNC_WAIT_CHANNEL_SEND = 15,    /* tasync_channel_send: channel (Since: ABI 1.3) */
+    TASYNC_WAIT_CHANNEL_RECV = 16,    /* tasync_channel_recv: channel (Since: ABI 1.3) */
+    TASYNC_WAIT_POOL = 17             /* tasync_pool_acquire: pool (Since: ABI 1.3) */
 } tasync_wait_kind_t;
 
 /* Since: ABI 1.0. */
@@ -632,9 +638,11 @@ typedef struct tasync_wait_info {
     uint32_t events;              /* FD */
     int32_t signum;               /* SIGNAL */
     int32_t pid;                  /* CHILD */
-    uint64_t deadline_ns;         /* DELAY: on the runtime's clock */
+    uint64_t deadline_ns;         /* DELAY, and CHANNEL_* and POOL waits with a timeout: on the runtime's clock */
     uint32_t count;               /* AWAIT: how many objects are awaited */
     uint32_t reserved0;
+    struct tasync_channel *channel; /* CHANNEL_*: the channel, borrowed (Since: ABI 1.3) */
+    struct tasync_pool *pool;       /* POOL: the pool, borrowed (Since: ABI 1.3) */
 } tasync_wait_info_t;
 
 /* Fills *out (out->size set by the caller). Returns 0 or -EINVAL.

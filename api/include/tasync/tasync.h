@@ -12,6 +12,9 @@
  *   context.h  context slots of scopes and coroutines
  *   group.h    task groups
  *   await_many.h  awaiting many awaitables at once (all, any, any-of-N...)
+ *   future.h   futures: single assignment, locations, derived futures (ABI 1.3)
+ *   channel.h  channels between coroutines (ABI 1.3)
+ *   pool.h     resource pools with a circuit breaker (ABI 1.3)
  */
 #ifndef TASYNC_TASYNC_H
 #define TASYNC_TASYNC_H
@@ -26,5 +29,8 @@
 #include "context.h"
 #include "group.h"
 #include "await_many.h"
+#include "future.h"
+#include "channel.h"
+#include "pool.h"
 
 #endif /* TASYNC_TASYNC_H */

@@ -1,5 +1,5 @@
 // Awaiting: yield, park/resume, await with a cancellation awaitable (C4-C6),
-// futures, timeouts and delays (C21).
+// timeouts and delays (C21). Futures are in future.cpp.
 #include <cerrno>
 #include <string>
 #include <vector>
@@ -10,10 +10,6 @@
 using namespace tasync::detail;
 
 namespace {
-
-struct Future final : tasync_awaitable {
-    explicit Future(tasync_runtime *r) : tasync_awaitable(AwaitableKind::Future, r) {}
-};
 
 struct Timeout final : tasync_awaitable {
     explicit Timeout(tasync_runtime *r) : tasync_awaitable(AwaitableKind::Timeout, r) {
@@ -133,6 +129,7 @@ namespace tasync::detail {
 void observe(tasync_awaitable *aw) {
     if (aw == nullptr || aw->observed) return;
     aw->observed = true;
+    future_observed(aw);  // a failure nobody observed is not reported (T2)
     if (aw->kind != AwaitableKind::Coroutine || aw->rt == nullptr) return;
     auto *co = static_cast<tasync_coroutine *>(aw);
     if (co->holding) aw->rt->wake(co->wait, 0);  // it finishes without escalating
@@ -309,33 +306,6 @@ TASYNC_API int tasync_awaitable_outcome(const tasync_awaitable_t *aw, void **val
 }
 
 TASYNC_API void tasync_awaitable_observe(tasync_awaitable_t *aw) { observe(aw); }
-
-TASYNC_API int tasync_future_create(tasync_runtime_t *rt, tasync_awaitable_t **out) {
-    rt = running_runtime(rt);
-    if (rt == nullptr || out == nullptr) return -EINVAL;
-    auto *f = new Future(rt);
-    rt->all.push_back(f);
-    *out = f;
-    return 0;
-}
-
-static int future_complete(tasync_awaitable_t *f, void *value, void *error) {
-    if (f == nullptr || f->kind != AwaitableKind::Future || f->rt == nullptr || f->completed)
-        return TASYNC_EBAD_STATE;
-    f->rt->retain_value(value);
-    f->rt->retain_error(error);
-    f->complete(value, error);
-    return 0;
-}
-
-TASYNC_API int tasync_future_resolve(tasync_awaitable_t *future, void *value) {
-    return future_complete(future, value, nullptr);
-}
-
-TASYNC_API int tasync_future_reject(tasync_awaitable_t *future, void *error) {
-    if (error == nullptr) return -EINVAL;
-    return future_complete(future, nullptr, error);
-}
 
 TASYNC_API int tasync_timeout_create(tasync_runtime_t *rt, uint64_t timeout_ns, tasync_awaitable_t **out) {
     rt = running_runtime(rt);

@@ -23,6 +23,10 @@ void tasync_awaitable::complete(void *v, void *e) {
     completed = true;
     value = v;
     error = e;
+    // A waiter's notify may drop the last reference another holder had
+    // (a derived future releases its source, T2): the object outlives the
+    // loop.
+    ++refs;
     bool changed = !waiters.empty();
     while (Waiter *w = waiters.pop_front()) {
         if (w->notify != nullptr) {
@@ -42,6 +46,7 @@ void tasync_awaitable::complete(void *v, void *e) {
         }
     }
     if (changed) waiters_changed();
+    if (--refs == 0) destroy();
 }
 
 void tasync_awaitable::destroy() {

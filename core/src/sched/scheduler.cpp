@@ -64,6 +64,10 @@ tasync_coroutine *tasync_runtime::pick_next_slow(Coroutine *next) {
                         // Errors kept for awaiters nobody will be any more
                         // (S10): the end of the program releases them.
                         release_holds();
+                    } else if (!unobserved_futures.empty()) {
+                        // Failed futures nobody observed are reported as
+                        // coroutines failing unobserved (T2, S10).
+                        report_unobserved_futures();
                     } else if (!global_scope->completed && !global_scope->finally_cbs.empty()) {
                         // The global scope's completion callbacks (S12) run
                         // before the end.

@@ -174,6 +174,10 @@ void fill_slots(tasync_group *g) {
         GroupTask *t = g->held.front();
         g->held.pop_front();
         if (!t->queued) continue;  // completed (cancelled) before it started
+        // Cancelled before it started, its finally handlers still running
+        // (its completion, task_done, comes after them): it takes no slot
+        // (G1); task_done ends its place in the queue.
+        if (!t->co->held) continue;
         t->queued = false;
         --g->held_count;
         started = true;

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "tasync/core/await_many.hpp"
+#include "tasync/core/channel.hpp"
+#include "tasync/core/pool.hpp"
 #include "tasync/core/runtime.hpp"
 #include "tasync/core/wait_util.hpp"
 
@@ -256,6 +258,11 @@ std::string tasync_runtime::describe_wait(const Coroutine *co) {
         case WaitKind::GroupSlot: return "a free place in the queue of a task group";
         case WaitKind::GroupCompletion: return "the completion of a task group";
         case WaitKind::End: return "the end of the program";
+        case WaitKind::ChannelSend:
+            return "sending to " + static_cast<const tasync_channel *>(w->object)->describe();
+        case WaitKind::ChannelRecv:
+            return "receiving from " + static_cast<const tasync_channel *>(w->object)->describe();
+        case WaitKind::Pool: return "acquiring from " + static_cast<const tasync_pool *>(w->object)->describe();
         default: return "suspended";
     }
 }
@@ -352,6 +359,9 @@ TASYNC_API int tasync_coroutine_wait_info(const tasync_coroutine_t *co, tasync_w
         info.pid = w->pid;
         info.deadline_ns = w->deadline;
         info.count = w->count;
+        if (w->kind == WaitKind::ChannelSend || w->kind == WaitKind::ChannelRecv)
+            info.channel = const_cast<tasync_channel *>(static_cast<const tasync_channel *>(w->object));
+        if (w->kind == WaitKind::Pool) info.pool = const_cast<tasync_pool *>(static_cast<const tasync_pool *>(w->object));
         if (w->target != nullptr && w->target->kind == AwaitableKind::Many) {
             // Awaiting a set (await_many.h): the number of its items.
             info.count = static_cast<uint32_t>(static_cast<const tasync_await_many *>(w->target)->items.size());

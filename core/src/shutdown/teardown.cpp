@@ -84,6 +84,9 @@ tasync_runtime::~tasync_runtime() {
         if (--a->refs == 0) a->destroy();
     }
     runq.clear();
+    teardown_derivations();
+    teardown_channels();
+    teardown_pools();
     teardown_groups();
     teardown_scopes_end();
     teardown_free_contexts();

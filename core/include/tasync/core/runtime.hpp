@@ -16,8 +16,10 @@
 // implements them.
 #pragma once
 
+#include <tasync/channel.h>
 #include <tasync/context.h>
 #include <tasync/group.h>
+#include <tasync/pool.h>
 #include <tasync/runtime.h>
 #include <tasync/scope.h>
 
@@ -36,6 +38,7 @@
 #include "coroutine.hpp"
 #include "deadline_fd.hpp"
 #include "fcontext.hpp"
+#include "future.hpp"
 #include "io_watch.hpp"
 #include "list.hpp"
 #include "run_queue.hpp"
@@ -392,6 +395,23 @@ struct tasync_runtime {
     void context_clear(tasync_context *ctx);
     std::unordered_set<tasync_context *> free_contexts;  // context.cpp
     void teardown_free_contexts();
+
+    // --- futures (await/future.cpp, rule T2): failures to report if
+    // nobody observes them, and derived futures waiting for their source
+    // or callback.
+    tasync::detail::List<tasync::detail::Future, &tasync::detail::Future::unobserved_link> unobserved_futures;
+    // The end of the program: every failure still unobserved is reported.
+    void report_unobserved_futures();
+    std::unordered_set<tasync::detail::Derivation *> derivations;
+    void teardown_derivations();
+
+    // --- channels and pools (sync/channel.cpp, sync/pool.cpp, rules T1, T3)
+    std::unordered_set<tasync_channel *> channels;
+    std::uint64_t next_channel_id = 1;
+    void teardown_channels();
+    std::unordered_set<tasync_pool *> pools;
+    std::uint64_t next_pool_id = 1;
+    void teardown_pools();
 
     // --- the end of the program, shutdown, deadlock (shutdown.cpp)
     int shutdown_phase = TASYNC_SHUTDOWN_NONE;

@@ -31,7 +31,7 @@ struct Waiter {
 };
 using WaiterList = List<Waiter, &Waiter::link>;
 
-enum class AwaitableKind : std::uint8_t { Coroutine, Future, Timeout, Many };
+enum class AwaitableKind : std::uint8_t { Coroutine, Future, Timeout, Many, ChannelOp };
 
 // What a suspended coroutine waits for (introspection and cancellation);
 // the values are those of tasync_wait_kind_t.
@@ -51,6 +51,9 @@ enum class WaitKind : std::uint8_t {
     End = TASYNC_WAIT_END,
     GroupSlot = TASYNC_WAIT_GROUP_SLOT,
     GroupCompletion = TASYNC_WAIT_GROUP_COMPLETION,
+    ChannelSend = TASYNC_WAIT_CHANNEL_SEND,
+    ChannelRecv = TASYNC_WAIT_CHANNEL_RECV,
+    Pool = TASYNC_WAIT_POOL,
 };
 
 // Lives on the stack of the suspended coroutine for the duration of one
@@ -88,6 +91,8 @@ struct Wait {
     int pid = 0;
     std::uint32_t count = 0;
     std::uint64_t deadline = 0;
+    // ChannelSend, ChannelRecv: the channel; Pool: the pool.
+    const void *object = nullptr;
 };
 
 }  // namespace tasync::detail
