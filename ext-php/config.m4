@@ -23,7 +23,7 @@ if test "$PHP_ASYNC" != "no"; then
     ASYNC_CURL_FLAGS="-DASYNC_HAVE_CURL=1"
   ], [AC_MSG_NOTICE([libcurl headers not found: curl is not taken over])])
   PHP_NEW_EXTENSION([async],
-    [async.c fiber_guard.c host.c io_dns.c io_dns_records.c io_files.c io_fs.c io_fsops.c io_hooks.c io_mysqli.c io_pdo.c io_proc.c io_proc_open.c io_select.c io_sockets.c io_stdio.c io_streams.c io_tls.c signal.c stall.c api/await_many.c api/context.c api/coroutine.c api/exceptions.c api/functions.c api/future.c api/group.c api/scope.c api/timeout.c $ASYNC_CURL_SOURCES],
+    [async.c io_dns.c io_dns_records.c io_files.c io_fs.c io_fsops.c io_hooks.c io_mysqli.c io_pdo.c io_proc.c io_proc_open.c io_select.c io_sockets.c io_stdio.c io_streams.c io_tls.c api/await_many.c api/context.c api/coroutine.c api/exceptions.c api/functions.c api/future.c api/group.c api/scope.c api/timeout.c runtime/fiber_guard.c runtime/host.c runtime/signal.c runtime/stall.c $ASYNC_CURL_SOURCES],
     [$ext_shared],, [-DZEND_ENABLE_STATIC_TSRMLS_CACHE=1 $ASYNC_CURL_FLAGS])
   dnl The sources live in folders by concern (docs/architecture.md); their
   dnl objects go to the same folders of the build directory.
