@@ -1,5 +1,5 @@
 /*
- * pgsql_async.c - PHP's own asynchronous API (pg_send_query,
+ * pgsql_send.c - PHP's own asynchronous API (pg_send_query,
  * pg_send_query_params, pg_send_prepare, pg_send_execute, pg_get_result)
  * inside coroutines, and the busy guard of every other ext/pgsql function
  * that takes a connection.
@@ -124,7 +124,7 @@ void apg_pgsql_hook_link_free(zend_object *probe)
 	}
 }
 
-void apg_pgsql_async_shutdown(void)
+void apg_pgsql_send_shutdown(void)
 {
 	if (apg_link_handlers != NULL && apg_link_handlers->free_obj == apg_link_free_obj) {
 		apg_link_handlers->free_obj = orig_link_free_obj;
@@ -184,7 +184,7 @@ static bool apg_in(const char *name, const char *const *list, size_t n)
 	return false;
 }
 
-void apg_pgsql_async_startup(void)
+void apg_pgsql_send_startup(void)
 {
 	apg_slot = zend_get_resource_handle("async_pgsql");
 	if (apg_slot < 0) {

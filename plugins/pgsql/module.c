@@ -1,5 +1,5 @@
 /*
- * async_pgsql.c - the module: ini settings, the table of hooked functions,
+ * module.c - the module: ini settings, the table of hooked functions,
  * and the one question every hook asks first (apg_coroutine).
  */
 #include "async_pgsql.h"
@@ -112,7 +112,7 @@ static PHP_MINIT_FUNCTION(async_pgsql)
 	if (apg_link_ce != NULL) {
 		apg_pgsql_connect_startup();
 		apg_pgsql_query_startup();
-		apg_pgsql_async_startup();
+		apg_pgsql_send_startup();
 		apg_pgsql_copy_startup();
 	}
 	apg_pdo_startup();
@@ -122,7 +122,7 @@ static PHP_MINIT_FUNCTION(async_pgsql)
 static PHP_MSHUTDOWN_FUNCTION(async_pgsql)
 {
 	apg_pdo_shutdown();
-	apg_pgsql_async_shutdown();
+	apg_pgsql_send_shutdown();
 	apg_unhook_all();
 	UNREGISTER_INI_ENTRIES();
 	return SUCCESS;
