@@ -222,7 +222,8 @@ async_io_status async_io_wait_own_fds(const int *fds, const unsigned *events, ui
 /* ------------------------------------------------------------ startups */
 
 void async_io_streams_startup(void);
-void async_io_streams_shutdown(void);
+void async_io_socket_open_startup(void);
+void async_io_socket_open_shutdown(void);
 void async_io_select_startup(void);
 void async_io_dns_startup(void);
 void async_io_dns_records_startup(void);
@@ -250,9 +251,6 @@ void async_io_curl_startup(void);
 /* Before the runtime goes: multi handles forget the runtime. */
 void async_io_curl_request_shutdown(void);
 #endif
-
-/* True when stream's ops are the wrapped socket ops of io_streams.c. */
-bool async_io_stream_is_socket(php_stream *stream);
 
 /* ------------------------------------------------------------- io_fs.c */
 
@@ -339,23 +337,6 @@ char **async_io_proc_environ(void);
  * proc_open (see io_proc_open.c).
  */
 bool async_io_proc_open_spawn(int le_process, INTERNAL_FUNCTION_PARAMETERS);
-
-/*
- * Waits until fd is ready for events or the deadline passes, counted as a
- * user of stream and, as reading or writing, its reader or writer (C24).
- * ASYNC_IO_CLOSED when fclose() closes the stream meanwhile.
- */
-async_io_status async_io_stream_wait(php_stream *stream, int fd, unsigned events, uint64_t deadline,
-	tasync_coroutine_t *self, bool reading);
-
-/*
- * Fails a socket stream as a connection reset would (rule C24, after a
- * read or write cancelled midway): the connection is shut down, the fd
- * now reads EOF and fails writes (EPIPE), what the stream had buffered is
- * dropped and feof() is true, so that no later call can consume a reply
- * meant for the cancelled one.
- */
-void async_io_stream_fail(php_stream *stream);
 
 /* ------------------------------------------------------------- io_tls.c */
 

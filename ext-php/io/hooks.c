@@ -579,6 +579,7 @@ void async_io_startup(void)
 	orig_usleep = async_io_hook("usleep", async_io_usleep);
 	orig_time_nanosleep = async_io_hook("time_nanosleep", async_io_time_nanosleep);
 	orig_time_sleep_until = async_io_hook("time_sleep_until", async_io_time_sleep_until);
+	async_io_socket_open_startup();
 	async_io_streams_startup();
 	async_io_select_startup();
 	async_io_dns_startup();
@@ -599,7 +600,7 @@ void async_io_shutdown(void)
 {
 	async_io_sockets_shutdown();
 	async_io_mysqli_shutdown();
-	async_io_streams_shutdown();
+	async_io_socket_open_shutdown();
 	io_unhook_all();
 	async_io_stdio_shutdown();
 	async_io_fsops_shutdown();

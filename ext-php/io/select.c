@@ -18,7 +18,7 @@
  * forgotten and closed afterwards, so the reactor never keeps a watch on
  * an fd number that PHP may close and reuse.
  */
-#include "php_async_io.h"
+#include "io/socket_streams.h"
 
 #include "php_network.h"
 

@@ -39,7 +39,7 @@
  * SSL_get_fd are looked up in the process (PHP links libssl): no link-time
  * dependency, never a second libssl.
  */
-#include "php_async_io.h"
+#include "io/socket_streams.h"
 
 #include "php_network.h"
 

@@ -1,0 +1,62 @@
+/*
+ * io/socket_streams.h - what socket_streams.c (the wrapped ops of socket
+ * streams) and socket_open.c (the transports that make them, connect and
+ * accept) share, and what the other hook families ask of a socket stream.
+ */
+#ifndef ASYNC_IO_SOCKET_STREAMS_H
+#define ASYNC_IO_SOCKET_STREAMS_H
+
+#include "php_async_io.h"
+
+/* A zero timeval: the caller asked for no wait at all. */
+static inline bool async_io_tv_is_zero(const struct timeval *tv)
+{
+	return tv->tv_sec == 0 && tv->tv_usec == 0;
+}
+
+/* --------------------------------------------------- socket_streams.c */
+
+/* True when stream's ops are the wrapped socket ops of socket_streams.c. */
+bool async_io_stream_is_socket(php_stream *stream);
+
+/*
+ * Waits until fd is ready for events or the deadline passes, counted as a
+ * user of stream and, as reading or writing, its reader or writer (C24).
+ * ASYNC_IO_CLOSED when fclose() closes the stream meanwhile.
+ */
+async_io_status async_io_stream_wait(php_stream *stream, int fd, unsigned events, uint64_t deadline,
+	tasync_coroutine_t *self, bool reading);
+
+/*
+ * Fails a socket stream as a connection reset would (rule C24, after a
+ * read or write cancelled midway): the connection is shut down, the fd
+ * now reads EOF and fails writes (EPIPE), what the stream had buffered is
+ * dropped and feof() is true, so that no later call can consume a reply
+ * meant for the cancelled one.
+ */
+void async_io_stream_fail(php_stream *stream);
+
+/* A wait of an operation that is neither the stream's read nor its write
+ * (accept, connect, recvfrom): ASYNC_IO_CLOSED once fclose() closes it. */
+async_io_status async_io_socket_wait(php_stream *stream, int fd, unsigned events, uint64_t deadline);
+/* fclose() is closing the stream: new operations fail at once. */
+bool async_io_socket_closing(php_stream *stream);
+/* Calls PHP's set_option with PHP's ops in place (xp_socket.c tells the
+ * transports apart by the address of stream->ops). */
+int async_io_socket_delegate_option(php_stream *stream, const php_stream_ops *orig, int option, int value,
+	void *ptrparam);
+/* Makes a socket stream concurrent inside coroutines: its ops become the
+ * wrapped ones (no-op for a stream that is not a known socket). */
+void async_io_socket_wrap(php_stream *stream);
+/* fd is a freshly accepted connection: its first read peeks at its receive
+ * queue before it allocates (see socket_streams.c). */
+void async_io_socket_accepted(int fd);
+
+/* ------------------------------------------------------ socket_open.c */
+
+/* STREAM_XPORT_OP_ACCEPT and STREAM_XPORT_OP_CONNECT(_ASYNC) of a wrapped
+ * socket stream inside a coroutine: PHP's results, the waits suspend. */
+int async_io_socket_accept(php_stream *stream, const php_stream_ops *orig, php_stream_xport_param *xp);
+int async_io_socket_connect(php_stream *stream, const php_stream_ops *orig, php_stream_xport_param *xp);
+
+#endif /* ASYNC_IO_SOCKET_STREAMS_H */
