@@ -19,7 +19,7 @@ if test "$PHP_ASYNC" != "no"; then
   ASYNC_CURL_FLAGS=""
   PKG_CHECK_MODULES([CURL], [libcurl], [
     PHP_EVAL_INCLINE([$CURL_CFLAGS])
-    ASYNC_CURL_SOURCES="io/curl.c"
+    ASYNC_CURL_SOURCES="io/curl.c io/curl_driver.c"
     ASYNC_CURL_FLAGS="-DASYNC_HAVE_CURL=1"
   ], [AC_MSG_NOTICE([libcurl headers not found: curl is not taken over])])
   PHP_NEW_EXTENSION([async],

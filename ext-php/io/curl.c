@@ -1,5 +1,5 @@
 /*
- * io_curl.c - ext/curl inside coroutines (rule C18): curl_exec() and the
+ * io/curl.c - ext/curl inside coroutines (rule C18): curl_exec() and the
  * curl_multi_* loop suspend only the calling coroutine; libcurl's sockets
  * and timers are waited on through the runtime.
  *
@@ -7,10 +7,11 @@
  * to watch for what (CURLMOPT_SOCKETFUNCTION) and when to call back
  * (CURLMOPT_TIMERFUNCTION); curl_multi_socket_action() then runs the
  * transfers of the socket that became ready, or of the timer that expired.
- * Those callbacks fill a small per-multi-handle table (curl_drv); waiting
- * on the table is waiting on its fds with tasync_await_fd() (directly for
- * one fd, through one native helper coroutine per fd and
- * tasync_await_any() for several) bounded by libcurl's timer.
+ * Those callbacks fill a small per-multi-handle table (curl_drv, in
+ * curl_driver.c); waiting on the table is waiting on its fds with
+ * tasync_await_fd() (directly for one fd, through one native helper
+ * coroutine per fd and tasync_await_any() for several) bounded by
+ * libcurl's timer.
  *
  *  - curl_exec() in a coroutine runs the transfer on a multi handle of its
  *    own, one per CurlHandle (kept while the handle lives, so that
@@ -82,36 +83,12 @@
  * handle: another coroutine's curl_multi_exec() on it meanwhile returns
  * CURLM_RECURSIVE_API_CALL (libcurl's rule for calls from a callback).
  */
-#include "php_async_io.h"
+#include "io/curl.h"
 
 #ifdef ASYNC_HAVE_CURL
 
-#define CURL_DISABLE_TYPECHECK 1
-#define CURL_DISABLE_DEPRECATION 1
-#include <curl/curl.h>
-
 #include "ext/standard/file.h"
 #include "zend_smart_str.h"
-#include "zend_weakrefs.h"
-
-#include <dlfcn.h>
-#include <poll.h>
-
-/* ----------------------------------------------------------- libcurl */
-
-/* The few libcurl functions used, from the library PHP's curl uses. */
-static struct {
-	__typeof__(curl_multi_setopt) *multi_setopt;
-	__typeof__(curl_multi_socket_action) *multi_socket_action;
-	__typeof__(curl_multi_socket_all) *multi_socket_all;
-	__typeof__(curl_multi_info_read) *multi_info_read;
-	__typeof__(curl_multi_timeout) *multi_timeout;
-	__typeof__(curl_easy_setopt) *easy_setopt;
-	__typeof__(curl_version_info) *version_info;
-} curl_fn;
-
-/* CURLOPT_QUICK_EXIT exists (libcurl 7.87). */
-static bool curl_has_quick_exit;
 
 /* ------------------------------------------------- ext/curl's objects */
 
@@ -211,408 +188,6 @@ static zif_handler orig_curl_multi_exec, orig_curl_multi_select, orig_curl_multi
 static zend_function *curl_multi_init_fn, *curl_multi_remove_handle_fn;
 static zend_internal_function curl_multi_add_handle_fn;
 
-/* ------------------------------------------------------------- drivers */
-
-/*
- * What the runtime knows of one multi handle: the sockets libcurl asked
- * for and its timer. Kept per PHP object in a weak map: for a user's
- * CurlMultiHandle the key is that object; for curl_exec() the key is the
- * CurlHandle and private_mh is its own CurlMultiHandle.
- */
-typedef struct curl_drv {
-	CURLM *multi;
-	zend_object *key;              /* borrowed: the weak map's key */
-	zval private_mh;               /* curl_exec()'s multi handle, or undef */
-	HashTable socks;               /* fd => wanted TASYNC_IO_* bits */
-	uint64_t deadline;             /* libcurl's timer on the runtime clock */
-	bool timer_set;
-	bool detaching;                /* request end: the user's handle lives on */
-	tasync_awaitable_t *changed;   /* completed at the next change, or NULL */
-	tasync_coroutine_t *busy;      /* runs curl_exec() (a reference), or NULL */
-} curl_drv;
-
-ZEND_TLS HashTable curl_drvs;      /* weak map: object => curl_drv */
-ZEND_TLS bool curl_drvs_ready;
-
-static void curl_drv_changed(curl_drv *d)
-{
-	if (d->changed != NULL) {
-		tasync_awaitable_t *aw = d->changed;
-		d->changed = NULL;
-		tasync_future_resolve(aw, NULL);
-		tasync_awaitable_release(aw);
-	}
-}
-
-/* Tells the runtime that fd is going (curl closes it, or stops using it
- * for now): no watch stays on an fd number the kernel may reuse. */
-static void curl_forget_fd(curl_socket_t fd)
-{
-	if (ASYNC_G(rt) != NULL && fd != CURL_SOCKET_BAD) {
-		tasync_fd_forget(ASYNC_G(rt), (int) fd);
-	}
-}
-
-static int curl_socket_cb(CURL *easy, curl_socket_t fd, int what, void *userp, void *socketp)
-{
-	(void) easy;
-	(void) socketp;
-	curl_drv *d = userp;
-	if (what == CURL_POLL_REMOVE) {
-		zend_hash_index_del(&d->socks, (zend_ulong) fd);
-		curl_forget_fd(fd);
-	} else {
-		zval ev;
-		ZVAL_LONG(&ev, ((what & CURL_POLL_IN) ? TASYNC_IO_READABLE : 0) | ((what & CURL_POLL_OUT) ? TASYNC_IO_WRITABLE : 0));
-		zend_hash_index_update(&d->socks, (zend_ulong) fd, &ev);
-	}
-	curl_drv_changed(d);
-	return 0;
-}
-
-static int curl_timer_cb(CURLM *multi, long timeout_ms, void *userp)
-{
-	(void) multi;
-	curl_drv *d = userp;
-	if (timeout_ms < 0 || ASYNC_G(rt) == NULL) {
-		d->timer_set = false;
-	} else {
-		d->timer_set = true;
-		d->deadline = tasync_runtime_now(ASYNC_G(rt)) + (uint64_t) timeout_ms * 1000000u;
-	}
-	curl_drv_changed(d);
-	return 0;
-}
-
-static int curl_close_socket(void *clientp, curl_socket_t fd)
-{
-	(void) clientp;
-	curl_forget_fd(fd);
-	return close(fd);
-}
-
-/* Before an easy handle runs here (see the top comment). */
-static void curl_prepare_easy(CURL *cp)
-{
-	if (curl_has_quick_exit) {
-		curl_fn.easy_setopt(cp, CURLOPT_QUICK_EXIT, 1L);
-	}
-	curl_fn.easy_setopt(cp, CURLOPT_CLOSESOCKETFUNCTION, curl_close_socket);
-	curl_fn.easy_setopt(cp, CURLOPT_CLOSESOCKETDATA, NULL);
-}
-
-static void curl_drv_attach(curl_drv *d)
-{
-	curl_fn.multi_setopt(d->multi, CURLMOPT_SOCKETFUNCTION, curl_socket_cb);
-	curl_fn.multi_setopt(d->multi, CURLMOPT_SOCKETDATA, d);
-	curl_fn.multi_setopt(d->multi, CURLMOPT_TIMERFUNCTION, curl_timer_cb);
-	curl_fn.multi_setopt(d->multi, CURLMOPT_TIMERDATA, d);
-}
-
-static void curl_drv_free(curl_drv *d)
-{
-	if (Z_TYPE(d->private_mh) == IS_OBJECT) {
-		/* PHP frees its multi handle; the callbacks may still run meanwhile. */
-		zval mh;
-		ZVAL_COPY_VALUE(&mh, &d->private_mh);
-		ZVAL_UNDEF(&d->private_mh);
-		zval_ptr_dtor(&mh);
-	} else if (d->detaching) {
-		/* A user's multi handle outlives the request's runtime: plain again
-		 * (when it dies first, libcurl's handle is gone by now). */
-		curl_fn.multi_setopt(d->multi, CURLMOPT_SOCKETFUNCTION, NULL);
-		curl_fn.multi_setopt(d->multi, CURLMOPT_SOCKETDATA, NULL);
-		curl_fn.multi_setopt(d->multi, CURLMOPT_TIMERFUNCTION, NULL);
-		curl_fn.multi_setopt(d->multi, CURLMOPT_TIMERDATA, NULL);
-	}
-	curl_drv_changed(d);
-	tasync_coroutine_release(d->busy);
-	zend_hash_destroy(&d->socks);
-	efree(d);
-}
-
-/* The weak map's destructor: the key died, or the request ends. */
-static void curl_drv_dtor(zval *zv)
-{
-	curl_drv_free(Z_PTR_P(zv));
-}
-
-static curl_drv *curl_drv_find(zend_object *key)
-{
-	if (!curl_drvs_ready) {
-		return NULL;
-	}
-	return zend_hash_index_find_ptr(&curl_drvs, zend_object_to_weakref_key(key));
-}
-
-static curl_drv *curl_drv_new(zend_object *key, CURLM *multi, zval *private_mh)
-{
-	if (!curl_drvs_ready) {
-		zend_hash_init(&curl_drvs, 8, NULL, curl_drv_dtor, 0);
-		curl_drvs_ready = true;
-	}
-	curl_drv *d = ecalloc(1, sizeof(*d));
-	d->multi = multi;
-	d->key = key;
-	if (private_mh != NULL) {
-		ZVAL_COPY_VALUE(&d->private_mh, private_mh);
-	} else {
-		ZVAL_UNDEF(&d->private_mh);
-	}
-	zend_hash_init(&d->socks, 4, NULL, NULL, 0);
-	curl_drv_attach(d);
-	zend_weakrefs_hash_add_ptr(&curl_drvs, key, d);
-	return d;
-}
-
-/* The coroutine running a transfer on the CurlHandle obj, or NULL. */
-static tasync_coroutine_t *curl_busy_owner(zend_object *obj)
-{
-	curl_drv *d = curl_drv_find(obj);
-	return d != NULL ? d->busy : NULL;
-}
-
-/* ---------------------------------------------------------------- waits */
-
-typedef struct curl_helper {
-	uint32_t refs;
-	int fd;
-	unsigned events;
-} curl_helper;
-
-static void curl_helper_release(void *arg)
-{
-	curl_helper *h = arg;
-	if (--h->refs == 0) {
-		efree(h);
-	}
-}
-
-static void curl_helper_entry(tasync_coroutine_t *self, void *arg)
-{
-	(void) self;
-	curl_helper *h = arg;
-	tasync_await_fd(NULL, h->fd, h->events, NULL, NULL, NULL);
-}
-
-static unsigned curl_poll_to_io(short events)
-{
-	return ((events & POLLIN) ? TASYNC_IO_READABLE : 0) | ((events & POLLOUT) ? TASYNC_IO_WRITABLE : 0);
-}
-
-static short curl_io_to_poll(unsigned revents)
-{
-	return (short) (((revents & TASYNC_IO_READABLE) ? POLLIN : 0) | ((revents & TASYNC_IO_WRITABLE) ? POLLOUT : 0)
-		| ((revents & TASYNC_IO_HANGUP) ? POLLHUP : 0) | ((revents & TASYNC_IO_ERROR) ? POLLERR : 0));
-}
-
-/* The CURL_CSELECT_* bits of a ready socket. A hang-up or an error is
- * passed on as the wanted direction, so that libcurl's own read or write
- * meets the real error, as after poll() in its own loop. */
-static int curl_cselect(const struct pollfd *p)
-{
-	int m = 0;
-	if ((p->events & POLLIN) && (p->revents & (POLLIN | POLLHUP | POLLERR))) {
-		m |= CURL_CSELECT_IN;
-	}
-	if ((p->events & POLLOUT) && (p->revents & (POLLOUT | POLLHUP | POLLERR))) {
-		m |= CURL_CSELECT_OUT;
-	}
-	return m;
-}
-
-/* The sockets of d with a wanted direction, as pollfds (efree them). */
-static uint32_t curl_drv_sockets(curl_drv *d, struct pollfd **out)
-{
-	struct pollfd *p = safe_emalloc(zend_hash_num_elements(&d->socks) + 1, sizeof(*p), 0);
-	uint32_t n = 0;
-	zend_ulong fd;
-	zval *ev;
-	ZEND_HASH_FOREACH_NUM_KEY_VAL(&d->socks, fd, ev) {
-		if (Z_LVAL_P(ev) == 0) {
-			continue;
-		}
-		p[n].fd = (int) fd;
-		p[n].events = (short) (((Z_LVAL_P(ev) & TASYNC_IO_READABLE) ? POLLIN : 0) | ((Z_LVAL_P(ev) & TASYNC_IO_WRITABLE) ? POLLOUT : 0));
-		p[n].revents = 0;
-		n++;
-	} ZEND_HASH_FOREACH_END();
-	*out = p;
-	return n;
-}
-
-/* What is ready now (never waits). Returns how many sockets are. */
-static uint32_t curl_poll_now(struct pollfd *p, uint32_t n)
-{
-	if (n == 0 || poll(p, n, 0) <= 0) {
-		for (uint32_t i = 0; i < n; i++) {
-			p[i].revents = 0;
-		}
-		return 0;
-	}
-	uint32_t ready = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		if (p[i].revents & POLLNVAL) {
-			p[i].revents = 0; /* closed meanwhile by another coroutine's call */
-		}
-		if (curl_cselect(&p[i]) != 0) {
-			ready++;
-		}
-	}
-	return ready;
-}
-
-/*
- * Waits for the first of n fds (one helper coroutine each) or changed
- * (may be NULL), up to deadline (0: none). ASYNC_IO_READY when one of them
- * completed; the caller then polls for what is ready.
- */
-static async_io_status curl_wait_many(struct pollfd *p, uint32_t n, tasync_awaitable_t *changed, uint64_t deadline)
-{
-	tasync_runtime_t *rt = ASYNC_G(rt);
-	curl_helper **helpers = safe_emalloc(n, sizeof(*helpers), 0);
-	tasync_coroutine_t **cos = safe_emalloc(n, sizeof(*cos), 0);
-	tasync_awaitable_t **aws = safe_emalloc(n + 1, sizeof(*aws), 0);
-	uint32_t spawned = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		curl_helper *h = emalloc(sizeof(*h));
-		h->refs = 2;
-		h->fd = p[i].fd;
-		h->events = curl_poll_to_io(p[i].events);
-		tasync_spawn_options_t o;
-		memset(&o, 0, sizeof(o));
-		o.size = sizeof(o);
-		o.entry = curl_helper_entry;
-		o.arg = h;
-		o.arg_release = curl_helper_release;
-		if (tasync_spawn(rt, &o, &cos[spawned], NULL) != 0) {
-			efree(h);
-			break;
-		}
-		helpers[spawned] = h;
-		aws[spawned] = tasync_coroutine_awaitable(cos[spawned]);
-		spawned++;
-	}
-	uint32_t count = spawned;
-	if (changed != NULL) {
-		aws[count++] = changed;
-	}
-
-	async_io_status st;
-	int rc = 0;
-	void *err = NULL;
-	uint64_t now = tasync_runtime_now(rt);
-	tasync_awaitable_t *timeout = NULL;
-	if (spawned < n) {
-		/* The scope refused a helper: watch for a short while only, then
-		 * the caller polls every socket. */
-		uint64_t soon = now + 10000000u;
-		if (deadline == 0 || deadline > soon) {
-			deadline = soon;
-		}
-	}
-	if (count == 0 || (deadline != 0 && tasync_timeout_create(rt, deadline > now ? deadline - now : 0, &timeout) != 0)) {
-		st = ASYNC_IO_UNSUPPORTED;
-		rc = -1;
-	} else {
-		rc = tasync_await_any(rt, aws, count, timeout, &err);
-		tasync_awaitable_release(timeout);
-		st = ASYNC_IO_READY;
-	}
-	for (uint32_t i = 0; i < spawned; i++) {
-		if (!(tasync_coroutine_flags(cos[i]) & TASYNC_CO_COMPLETED)) {
-			tasync_coroutine_cancel(cos[i], NULL);
-		}
-		tasync_coroutine_release(cos[i]);
-		curl_helper_release(helpers[i]);
-	}
-	efree(aws);
-	efree(cos);
-	efree(helpers);
-	if (st == ASYNC_IO_UNSUPPORTED) {
-		return st;
-	}
-	if (rc >= 0) {
-		return async_after_switch() ? ASYNC_IO_READY : ASYNC_IO_ABORTED;
-	}
-	st = async_io_after_wait(rc, err);
-	if (st == ASYNC_IO_TIMEOUT && spawned < n) {
-		st = ASYNC_IO_READY; /* the short watch of a refused helper ended */
-	}
-	return st;
-}
-
-/*
- * Waits until a socket of d is ready, d changes (with_changed: the waiters
- * of a user's multi handle), or deadline passes (0: none; required when d
- * has no socket and with_changed is false). *p receives d's sockets with
- * what is ready in revents (efree it). ASYNC_IO_READY: something is ready
- * or d changed; ASYNC_IO_TIMEOUT: the deadline passed (when it had passed
- * already, the coroutine still let the others run once); or the C18
- * statuses of async_io_after_wait().
- */
-static async_io_status curl_drv_wait(curl_drv *d, uint64_t deadline, bool with_changed, struct pollfd **pfds, uint32_t *npfds)
-{
-	tasync_runtime_t *rt = ASYNC_G(rt);
-	struct pollfd *p;
-	uint32_t n = curl_drv_sockets(d, &p);
-	*pfds = p;
-	*npfds = n;
-
-	uint64_t now = tasync_runtime_now(rt);
-	if (deadline != 0 && deadline <= now) {
-		/* Due already: never run on without letting the others run. */
-		void *err = NULL;
-		int rc = tasync_yield(rt, &err);
-		async_io_status st = async_io_after_wait(rc, err);
-		if (st != ASYNC_IO_READY) {
-			return st;
-		}
-		curl_poll_now(p, n);
-		return ASYNC_IO_TIMEOUT;
-	}
-
-	tasync_awaitable_t *changed = NULL;
-	if (with_changed) {
-		if (d->changed == NULL && tasync_future_create(rt, &d->changed) != 0) {
-			d->changed = NULL;
-		}
-		changed = d->changed;
-		if (changed != NULL) {
-			tasync_awaitable_retain(changed);
-		}
-	}
-
-	async_io_status st;
-	if (n == 0) {
-		if (changed != NULL) {
-			st = async_io_await(changed, deadline);
-		} else {
-			void *err = NULL;
-			int rc = tasync_delay(rt, deadline > now ? deadline - now : 0, NULL, &err);
-			st = async_io_after_wait(rc, err);
-			if (st == ASYNC_IO_READY) {
-				st = ASYNC_IO_TIMEOUT;
-			}
-		}
-	} else if (n == 1 && changed == NULL) {
-		unsigned revents = 0;
-		st = async_io_wait_fd(p[0].fd, curl_poll_to_io(p[0].events), deadline, &revents);
-		if (st == ASYNC_IO_READY) {
-			p[0].revents = curl_io_to_poll(revents);
-		} else if (st == ASYNC_IO_CLOSED) {
-			st = ASYNC_IO_READY;
-		}
-	} else {
-		st = curl_wait_many(p, n, changed, deadline);
-		if (st == ASYNC_IO_READY) {
-			curl_poll_now(p, n);
-		}
-	}
-	tasync_awaitable_release(changed);
-	return st;
-}
-
 /* ------------------------------------------------------------ curl_exec */
 
 #ifdef ASYNC_CURL_EASY_LAYOUT
@@ -637,7 +212,7 @@ static bool curl_private_done(curl_drv *d, CURL *easy, CURLcode *result)
 {
 	CURLMsg *msg;
 	int left;
-	while ((msg = curl_fn.multi_info_read(d->multi, &left)) != NULL) {
+	while ((msg = async_io_curl_lib.multi_info_read(d->multi, &left)) != NULL) {
 		if (msg->msg == CURLMSG_DONE && msg->easy_handle == easy) {
 			*result = msg->data.result;
 			return true;
@@ -676,7 +251,7 @@ static void curl_exec_result(zval *return_value, curl_php_easy *ch)
  * first curl_exec() in a coroutine. */
 static curl_drv *curl_private_driver(zend_object *easy)
 {
-	curl_drv *d = curl_drv_find(easy);
+	curl_drv *d = async_io_curl_driver_find(easy);
 	if (d != NULL) {
 		return d;
 	}
@@ -692,7 +267,7 @@ static curl_drv *curl_private_driver(zend_object *easy)
 		zval_ptr_dtor(&mh);
 		return NULL;
 	}
-	return curl_drv_new(easy, multi, &mh);
+	return async_io_curl_driver_new(easy, multi, &mh);
 }
 
 /* Runs the transfer of ch on d's multi handle; false when it could not
@@ -702,7 +277,7 @@ static bool curl_exec_transfer(zval *return_value, zval *zch, curl_php_easy *ch,
 	tasync_runtime_t *rt = ASYNC_G(rt);
 	d->busy = tasync_coroutine_current(rt);
 	tasync_coroutine_retain(d->busy);
-	curl_prepare_easy(ch->cp);
+	async_io_curl_prepare_easy(ch->cp);
 
 	zval args[2], rv;
 	ZVAL_COPY_VALUE(&args[0], &d->private_mh);
@@ -734,16 +309,16 @@ static bool curl_exec_transfer(zval *return_value, zval *zch, curl_php_easy *ch,
 		/* Act: on libcurl's expired timer, on every ready socket. */
 		if (d->timer_set && d->deadline <= tasync_runtime_now(rt)) {
 			d->timer_set = false;
-			curl_fn.multi_socket_action(d->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+			async_io_curl_lib.multi_socket_action(d->multi, CURL_SOCKET_TIMEOUT, 0, &running);
 		} else if (idle) {
 			/* A second with neither a ready socket nor a timer: run the
 			 * transfer anyway, as curl_easy_perform() does every second. */
-			curl_fn.multi_socket_all(d->multi, &running);
+			async_io_curl_lib.multi_socket_all(d->multi, &running);
 		}
 		for (uint32_t i = 0; i < n && !EG(exception); i++) {
-			int mask = curl_cselect(&p[i]);
+			int mask = async_io_curl_cselect(&p[i]);
 			if (mask != 0) {
-				curl_fn.multi_socket_action(d->multi, (curl_socket_t) p[i].fd, mask, &running);
+				async_io_curl_lib.multi_socket_action(d->multi, (curl_socket_t) p[i].fd, mask, &running);
 			}
 		}
 		if (p != NULL) {
@@ -762,7 +337,7 @@ static bool curl_exec_transfer(zval *return_value, zval *zch, curl_php_easy *ch,
 		/* Wait for the sockets, up to libcurl's timer. */
 		bool timer = d->timer_set;
 		uint64_t deadline = timer ? d->deadline : tasync_runtime_now(rt) + 1000000000u;
-		async_io_status st = curl_drv_wait(d, deadline, false, &p, &n);
+		async_io_status st = async_io_curl_wait(d, deadline, false, &p, &n);
 		idle = st == ASYNC_IO_TIMEOUT && !timer;
 		if (st == ASYNC_IO_UNSUPPORTED) {
 			/* The reactor refused an fd: every socket is tried after a
@@ -818,7 +393,7 @@ static ZEND_NAMED_FUNCTION(async_io_curl_exec)
 		orig_curl_exec(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 		return;
 	}
-	tasync_coroutine_t *owner = curl_busy_owner(Z_OBJ_P(zch));
+	tasync_coroutine_t *owner = async_io_curl_busy_owner(Z_OBJ_P(zch));
 	if (owner == self) {
 		/* From a callback of its own transfer: libcurl refuses (false). */
 		orig_curl_exec(INTERNAL_FUNCTION_PARAM_PASSTHRU);
@@ -847,7 +422,7 @@ static ZEND_NAMED_FUNCTION(async_io_curl_exec)
 static curl_drv *curl_user_driver(zend_object *obj, bool *attached)
 {
 	*attached = false;
-	curl_drv *d = curl_drv_find(obj);
+	curl_drv *d = async_io_curl_driver_find(obj);
 	if (d != NULL) {
 		return d;
 	}
@@ -856,7 +431,7 @@ static curl_drv *curl_user_driver(zend_object *obj, bool *attached)
 		return NULL;
 	}
 	*attached = true;
-	return curl_drv_new(obj, multi, NULL);
+	return async_io_curl_driver_new(obj, multi, NULL);
 }
 
 /* curl_multi_exec(CurlMultiHandle $multi_handle, &$still_running): int */
@@ -877,7 +452,7 @@ static ZEND_NAMED_FUNCTION(async_io_curl_multi_exec)
 	}
 	/* The same transfers once more, each reporting its sockets. */
 	int running = 0;
-	if (curl_fn.multi_socket_all(d->multi, &running) == CURLM_OK && !EG(exception)) {
+	if (async_io_curl_lib.multi_socket_all(d->multi, &running) == CURLM_OK && !EG(exception)) {
 		ZEND_TRY_ASSIGN_REF_LONG(zrunning, running);
 	}
 }
@@ -905,16 +480,16 @@ static ZEND_NAMED_FUNCTION(async_io_curl_multi_select)
 	if (attached) {
 		/* The transfers' sockets are known from the next curl_multi_exec(). */
 		wait_ns = 0;
-	} else if (curl_fn.multi_timeout(d->multi, &curl_ms) == CURLM_OK && curl_ms >= 0
+	} else if (async_io_curl_lib.multi_timeout(d->multi, &curl_ms) == CURLM_OK && curl_ms >= 0
 			&& (uint64_t) curl_ms * 1000000u < wait_ns) {
 		wait_ns = (uint64_t) curl_ms * 1000000u;
 	}
 	struct pollfd *p = NULL;
 	uint32_t n = 0;
-	async_io_status st = curl_drv_wait(d, tasync_runtime_now(rt) + wait_ns, true, &p, &n);
+	async_io_status st = async_io_curl_wait(d, tasync_runtime_now(rt) + wait_ns, true, &p, &n);
 	uint32_t ready = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		if (curl_cselect(&p[i]) != 0) {
+		if (async_io_curl_cselect(&p[i]) != 0) {
 			ready++;
 		}
 	}
@@ -941,14 +516,14 @@ static ZEND_NAMED_FUNCTION(async_io_curl_multi_add_handle)
 		orig_curl_multi_add_handle(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 		return;
 	}
-	if (curl_busy_owner(Z_OBJ_P(zch)) != NULL) {
+	if (async_io_curl_busy_owner(Z_OBJ_P(zch)) != NULL) {
 		/* In curl_exec()'s multi handle: what libcurl answers, without
 		 * PHP's reset of the running transfer's buffers. */
 		RETURN_LONG(CURLM_ADDED_ALREADY);
 	}
 	CURL *cp;
 	if (async_io_coroutine() != NULL && (cp = curl_cp_of(Z_OBJ_P(zch))) != NULL) {
-		curl_prepare_easy(cp);
+		async_io_curl_prepare_easy(cp);
 	}
 	orig_curl_multi_add_handle(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 }
@@ -957,14 +532,14 @@ static ZEND_NAMED_FUNCTION(async_io_curl_multi_add_handle)
  * function must not touch it): warns as fn and returns true. */
 static bool curl_refuse_busy(zend_execute_data *execute_data, bool throw_error)
 {
-	if (!curl_drvs_ready || ZEND_NUM_ARGS() < 1) {
+	if (ZEND_NUM_ARGS() < 1) {
 		return false;
 	}
 	zval *zch = ZEND_CALL_ARG(execute_data, 1);
 	if (Z_TYPE_P(zch) != IS_OBJECT || Z_OBJCE_P(zch) != curl_easy_ce) {
 		return false;
 	}
-	tasync_coroutine_t *owner = curl_busy_owner(Z_OBJ_P(zch));
+	tasync_coroutine_t *owner = async_io_curl_busy_owner(Z_OBJ_P(zch));
 	if (owner == NULL || (ASYNC_G(rt) != NULL && owner == tasync_coroutine_current(ASYNC_G(rt)))) {
 		return false; /* idle, or its own callbacks: PHP's rules */
 	}
@@ -1004,37 +579,6 @@ static ZEND_NAMED_FUNCTION(async_io_curl_setopt_array)
 
 /* ---------------------------------------------------------------- module */
 
-/* Finds libcurl's functions in the library ext/curl uses. */
-static bool curl_resolve_libcurl(zend_function *any_curl_function)
-{
-	Dl_info info;
-	void *lib = NULL;
-	if (dladdr((void *) any_curl_function->internal_function.handler, &info) != 0 && info.dli_fname != NULL) {
-		lib = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
-	}
-	void *from = lib != NULL ? lib : RTLD_DEFAULT;
-#define CURL_RESOLVE(field, name) \
-	curl_fn.field = (__typeof__(curl_fn.field)) dlsym(from, name)
-	CURL_RESOLVE(multi_setopt, "curl_multi_setopt");
-	CURL_RESOLVE(multi_socket_action, "curl_multi_socket_action");
-	CURL_RESOLVE(multi_socket_all, "curl_multi_socket_all");
-	CURL_RESOLVE(multi_info_read, "curl_multi_info_read");
-	CURL_RESOLVE(multi_timeout, "curl_multi_timeout");
-	CURL_RESOLVE(easy_setopt, "curl_easy_setopt");
-	CURL_RESOLVE(version_info, "curl_version_info");
-#undef CURL_RESOLVE
-	if (lib != NULL) {
-		dlclose(lib); /* ext/curl keeps it loaded */
-	}
-	if (!curl_fn.multi_setopt || !curl_fn.multi_socket_action || !curl_fn.multi_socket_all || !curl_fn.multi_info_read
-			|| !curl_fn.multi_timeout || !curl_fn.easy_setopt || !curl_fn.version_info) {
-		return false;
-	}
-	const curl_version_info_data *v = curl_fn.version_info(CURLVERSION_NOW);
-	curl_has_quick_exit = v != NULL && v->version_num >= 0x075700;
-	return true;
-}
-
 static zend_function *curl_lookup(const char *name)
 {
 	zend_function *fn = zend_hash_str_find_ptr(CG(function_table), name, strlen(name));
@@ -1052,7 +596,7 @@ void async_io_curl_startup(void)
 	curl_multi_init_fn = curl_lookup("curl_multi_init");
 	curl_multi_remove_handle_fn = curl_lookup("curl_multi_remove_handle");
 	if (curl_easy_ce == NULL || curl_multi_ce_ == NULL || exec == NULL || add == NULL
-			|| curl_multi_init_fn == NULL || curl_multi_remove_handle_fn == NULL || !curl_resolve_libcurl(exec)) {
+			|| curl_multi_init_fn == NULL || curl_multi_remove_handle_fn == NULL || !async_io_curl_resolve(exec)) {
 		return;
 	}
 	orig_curl_multi_add_handle = async_io_hook("curl_multi_add_handle", async_io_curl_multi_add_handle);
@@ -1069,31 +613,6 @@ void async_io_curl_startup(void)
 #ifdef ASYNC_CURL_EASY_LAYOUT
 	orig_curl_exec = async_io_hook("curl_exec", async_io_curl_exec);
 #endif
-}
-
-void async_io_curl_request_shutdown(void)
-{
-	if (!curl_drvs_ready) {
-		return;
-	}
-	/* Every key leaves the weak map (the map's destructor frees each
-	 * driver); the objects themselves may live on until PHP frees them. */
-	uint32_t n = zend_hash_num_elements(&curl_drvs), i = 0;
-	zend_object **keys = safe_emalloc(n + 1, sizeof(*keys), 0);
-	zend_ulong key;
-	ZEND_HASH_FOREACH_NUM_KEY(&curl_drvs, key) {
-		keys[i++] = zend_weakref_key_to_object(key);
-	} ZEND_HASH_FOREACH_END();
-	for (uint32_t j = 0; j < i; j++) {
-		curl_drv *d = curl_drv_find(keys[j]);
-		if (d != NULL) {
-			d->detaching = true;
-			zend_weakrefs_hash_del(&curl_drvs, keys[j]);
-		}
-	}
-	efree(keys);
-	zend_hash_destroy(&curl_drvs);
-	curl_drvs_ready = false;
 }
 
 #endif /* ASYNC_HAVE_CURL */
