@@ -266,30 +266,6 @@ typedef enum async_io_fs_class {
 async_io_fs_class async_io_fs_of_path(const char *path);
 async_io_fs_class async_io_fs_of_dev(dev_t dev);
 
-/* ---------------------------------------------------------- io_stdio.c */
-
-/*
- * One read, write or fsync (TASYNC_OP_*) of a plain file through the
- * backend while the coroutine waits. Returns the bytes moved or -errno of
- * the system call; *status tells a wait that ended otherwise (cancelled,
- * aborted). Call only when async_io_coroutine() is not NULL.
- */
-ssize_t async_io_file_op(int opcode, int fd, void *buf, size_t len, int64_t offset, uint32_t op_flags,
-	async_io_status *status);
-
-/* Before a piece of inline plain-file work (a read the page cache serves):
- * lets the other coroutines run once the caller has held the thread for
- * 2 ms of such work. ASYNC_IO_READY, or how the yield ended (C18). */
-async_io_status async_io_inline_slice(void);
-
-/* Makes closing stream wait for child pid and reap it (io_proc.c's popen
- * and exec streams); the close then returns the status as pclose() does. */
-void async_io_stdio_set_child(php_stream *stream, pid_t pid);
-/* The close of stream will not wait for its child (it is reaped later). */
-void async_io_stdio_abandon_child(php_stream *stream);
-/* A read, write or lock of stream was cancelled (C18). */
-bool async_io_stdio_was_cancelled(php_stream *stream);
-
 /* ---------------------------------------------------------- io_fsops.c */
 
 /*

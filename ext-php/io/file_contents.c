@@ -24,7 +24,7 @@
  * file handles, whose position, buffering and filter state belong to the
  * stream layer.
  */
-#include "php_async_io.h"
+#include "io/file_streams.h"
 
 #include "ext/standard/file.h"
 

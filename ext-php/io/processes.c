@@ -33,7 +33,7 @@
  * Outside coroutines, and in ZTS builds (whose popen() changes to PHP's
  * virtual working directory first), PHP's own functions run.
  */
-#include "php_async_io.h"
+#include "io/stdio.h"
 
 #include "ext/standard/file.h"
 #include "ext/standard/php_string.h"
