@@ -489,6 +489,9 @@ void async_scope_unhold(tasync_scope_t *scope);
 zend_object **async_scope_context_slot(tasync_scope_t *scope);
 void async_scope_extras_init(void);
 void async_scope_extras_destroy(void);
+/* Nothing but its Scope object holds the scope: no unfinished coroutine in
+ * its subtree, no child scope, no other PHP object (api/scope_holds.c). */
+bool async_scope_held_alone(tasync_scope_t *scope);
 
 /* ---------------------------------------------------------- context.c */
 

@@ -20,7 +20,8 @@
  * when it is the scope's only holder: no unfinished coroutine in its
  * subtree, no child scope, and no other PHP object holding the scope (a
  * Context object, a TaskGroup, a pending onFinally() callback: counted in
- * ASYNC_G(scope_extras)). Otherwise the values stay alive until then.
+ * ASYNC_G(scope_extras), api/scope_holds.c). Otherwise the values stay
+ * alive until then.
  */
 #include "php_async.h"
 
@@ -38,82 +39,6 @@ typedef struct async_handler {
 	tasync_scope_t *scope;           /* borrowed: the scope it is set on */
 	int slot;
 } async_handler;
-
-/* ------------------------------------------------------ scope extras */
-
-typedef struct async_scope_extra {
-	uint32_t holds;                  /* PHP objects other than the Scope object */
-	zend_object *context;            /* the Context object while one lives */
-} async_scope_extra;
-
-static async_scope_extra *extra_of(tasync_scope_t *scope, bool create)
-{
-	if (ASYNC_G(rt) == NULL) {
-		return NULL; /* the table is gone with the runtime */
-	}
-	zend_ulong key = (zend_ulong) (uintptr_t) scope;
-	async_scope_extra *x = zend_hash_index_find_ptr(&ASYNC_G(scope_extras), key);
-	if (x == NULL && create) {
-		x = ecalloc(1, sizeof(*x));
-		zend_hash_index_add_new_ptr(&ASYNC_G(scope_extras), key, x);
-	}
-	return x;
-}
-
-static void extra_dtor(zval *zv)
-{
-	efree(Z_PTR_P(zv));
-}
-
-void async_scope_extras_init(void)
-{
-	zend_hash_init(&ASYNC_G(scope_extras), 8, NULL, extra_dtor, 0);
-}
-
-void async_scope_extras_destroy(void)
-{
-	zend_hash_destroy(&ASYNC_G(scope_extras));
-}
-
-static void extra_drop_if_unused(tasync_scope_t *scope, async_scope_extra *x)
-{
-	if (x->holds == 0 && x->context == NULL) {
-		zend_hash_index_del(&ASYNC_G(scope_extras), (zend_ulong) (uintptr_t) scope);
-	}
-}
-
-void async_scope_hold(tasync_scope_t *scope)
-{
-	async_scope_extra *x = extra_of(scope, true);
-	if (x != NULL) {
-		x->holds++;
-	}
-}
-
-void async_scope_unhold(tasync_scope_t *scope)
-{
-	async_scope_extra *x = extra_of(scope, false);
-	if (x != NULL && x->holds > 0) {
-		x->holds--;
-		extra_drop_if_unused(scope, x);
-	}
-}
-
-zend_object **async_scope_context_slot(tasync_scope_t *scope)
-{
-	async_scope_extra *x = extra_of(scope, true);
-	return x != NULL ? &x->context : NULL;
-}
-
-/* Nothing but its Scope object holds the scope (see the top comment). */
-static bool scope_held_alone(tasync_scope_t *scope)
-{
-	if (!(tasync_scope_flags(scope) & TASYNC_SCOPE_FINISHED) || tasync_scope_children(scope, NULL, 0) != 0) {
-		return false;
-	}
-	async_scope_extra *x = extra_of(scope, false);
-	return x == NULL || x->holds == 0;
-}
 
 /* ------------------------------------------------------------- object */
 
@@ -212,7 +137,7 @@ static HashTable *scope_get_gc(zend_object *obj, zval **table, int *num)
 {
 	async_scope *s = async_scope_from_obj(obj);
 	zend_get_gc_buffer *buf = zend_get_gc_buffer_create();
-	if (s->scope != NULL && !s->is_global && ASYNC_G(rt) != NULL && scope_held_alone(s->scope)) {
+	if (s->scope != NULL && !s->is_global && ASYNC_G(rt) != NULL && async_scope_held_alone(s->scope)) {
 		async_context_gc(tasync_scope_context(s->scope), buf);
 		for (int i = 0; i < 2; i++) {
 			if (s->handlers[i] != NULL) {
