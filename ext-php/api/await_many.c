@@ -1,11 +1,15 @@
 /*
- * await_many.c - Async\await_all(), await_all_or_fail(), await_any_or_fail(),
+ * api/await_many.c - Async\await_all(), await_all_or_fail(), await_any_or_fail(),
  * await_first_success(), await_any_of() and await_any_of_or_fail() (rule
  * G2). The combinators are the core's (tasync/await_many.h): this file feeds
  * a PHP iterable into a set, one awaitable at a time as the iterable
  * produces it, and maps the set's entries back onto the input's keys.
  */
-#include "php_async.h"
+#include "api/awaitable.h"
+#include "api/exceptions.h"
+#include "runtime/globals.h"
+#include "runtime/host.h"
+#include "runtime/runtime.h"
 
 #include "zend_interfaces.h"
 

@@ -1,5 +1,5 @@
 /*
- * context.c - Async\Context (rules X1 and X2) over the core's contexts
+ * api/context.c - Async\Context (rules X1 and X2) over the core's contexts
  * (api/include/tasync/context.h), and currentContext(), coroutineContext(),
  * rootContext().
  *
@@ -12,7 +12,14 @@
  * object. Keys are strings or objects, nothing else (X1): an int key is a
  * TypeError even in coercive mode, not the string it would convert to.
  */
-#include "php_async.h"
+#include "api/context.h"
+
+#include "api/coroutine.h"
+#include "api/exceptions.h"
+#include "api/scope_holds.h"
+#include "runtime/globals.h"
+#include "runtime/host.h"
+#include "runtime/runtime.h"
 
 #include "zend_interfaces.h"
 #include "zend_weakrefs.h"
@@ -69,7 +76,7 @@ static void context_free(zend_object *obj)
 }
 
 /* The Coroutine object it holds: the collector follows that edge. The
- * values of a scope's context are reported by the Scope object (scope.c);
+ * values of a scope's context are reported by the Scope object (api/scope.c);
  * those of a free-standing context by its only holder, this object. */
 static HashTable *context_get_gc(zend_object *obj, zval **table, int *num)
 {

@@ -4,7 +4,15 @@
  * object lives, and its methods. How a PHP coroutine is spawned and run,
  * and who owns what, is api/spawn.c's.
  */
-#include "php_async.h"
+#include "api/coroutine.h"
+
+#include "api/awaitable.h"
+#include "api/context.h"
+#include "api/exceptions.h"
+#include "api/scope.h"
+#include "api/spawn.h"
+#include "runtime/globals.h"
+#include "runtime/host.h"
 
 #include "zend_builtin_functions.h"
 #include "zend_interfaces.h"
@@ -117,19 +125,23 @@ zend_object *async_main_coroutine_object(void)
 	return ASYNC_G(main_object);
 }
 
-tasync_awaitable_t *async_awaitable_of(zend_object *obj)
+void async_coroutine_main_detach(void)
 {
-	if (instanceof_function(obj->ce, async_ce_coroutine)) {
-		async_coroutine_obj *o = async_coroutine_obj_from(obj);
-		return o->co != NULL ? tasync_coroutine_awaitable(o->co) : NULL;
+	if (ASYNC_G(main_object) != NULL) {
+		/* The main coroutine dies with the runtime: detach its object. */
+		async_coroutine_obj *c = async_coroutine_obj_from(ASYNC_G(main_object));
+		tasync_coroutine_release(c->co);
+		c->co = NULL;
+		OBJ_RELEASE(ASYNC_G(main_object));
+		ASYNC_G(main_object) = NULL;
 	}
-	if (instanceof_function(obj->ce, async_ce_timeout)) {
-		return async_timeout_from_obj(obj)->aw;
-	}
-	if (instanceof_function(obj->ce, async_ce_future)) {
-		return async_future_from_obj(obj)->aw;
-	}
-	return NULL;
+}
+
+/* The core awaitable behind a Coroutine object (api/awaitable.c). */
+static tasync_awaitable_t *coroutine_awaitable(zend_object *obj)
+{
+	async_coroutine_obj *o = async_coroutine_obj_from(obj);
+	return o->co != NULL ? tasync_coroutine_awaitable(o->co) : NULL;
 }
 
 /* ---------------------------------------------------------- methods */
@@ -461,6 +473,7 @@ ZEND_METHOD(Async_Coroutine, getTrace)
 void async_register_coroutine_class(void)
 {
 	async_ce_coroutine = register_class_Async_Coroutine(async_ce_future_like);
+	async_awaitable_register(async_ce_coroutine, coroutine_awaitable);
 	async_ce_coroutine->create_object = coroutine_create;
 	memcpy(&coroutine_handlers, zend_get_std_object_handlers(), sizeof(zend_object_handlers));
 	coroutine_handlers.offset = XtOffsetOf(async_coroutine_obj, std);

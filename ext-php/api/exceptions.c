@@ -1,9 +1,11 @@
 /*
- * exceptions.c - Async\AsyncException, CancellationError (rule C9: an
+ * api/exceptions.c - Async\AsyncException, CancellationError (rule C9: an
  * \Error, not an \Exception), AwaitCancelledException and DeadlockError,
  * and the factory the core uses for the errors the rules require.
  */
-#include "php_async.h"
+#include "api/exceptions.h"
+
+#include "runtime/globals.h"
 
 #include "stubs/exceptions_arginfo.h"
 

@@ -1,17 +1,25 @@
 /*
- * functions.c - the functions of the Async namespace and the Awaitable /
- * FutureLike interfaces. Every function maps onto one or a few calls of
+ * api/functions.c - the functions of the Async namespace and the
+ * registration of the Awaitable / FutureLike interfaces (what stands behind
+ * them is api/awaitable.c's). Every function maps onto one or a few calls of
  * the core's C ABI; the rules they follow (C1-C6, C21) are the core's.
- * The await_*() combinators are in await_many.c.
+ * The await_*() combinators are in api/await_many.c.
  */
-#include "php_async.h"
+#include "api/functions.h"
+
+#include "api/awaitable.h"
+#include "api/coroutine.h"
+#include "api/exceptions.h"
+#include "api/scope.h"
+#include "api/spawn.h"
+#include "api/timeout.h"
+#include "runtime/globals.h"
+#include "runtime/host.h"
+#include "runtime/runtime.h"
 
 #include "zend_closures.h"
 #include "zend_interfaces.h"
 #include "stubs/async_arginfo.h"
-
-zend_class_entry *async_ce_awaitable;
-zend_class_entry *async_ce_future_like;
 
 const zend_function_entry *async_functions = ext_functions;
 

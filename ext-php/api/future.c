@@ -1,10 +1,16 @@
 /*
- * future.c - Async\Future: a FutureLike the runtime completes. Today the
+ * api/future.c - Async\Future: a FutureLike the runtime completes. Today the
  * awaitables of TaskGroup::all(), race() and any() (group.h); await()
  * accepts it like a coroutine. It holds its TaskGroup, so that whatever
  * holds a Future keeps the group's results reachable.
  */
-#include "php_async.h"
+#include "api/future.h"
+
+#include "api/awaitable.h"
+#include "api/exceptions.h"
+#include "api/group.h"
+#include "runtime/globals.h"
+#include "runtime/host.h"
 
 #include "zend_interfaces.h"
 #include "stubs/future_arginfo.h"
@@ -112,9 +118,16 @@ ZEND_METHOD(Async_Future, isCancelled)
 	RETURN_BOOL(instanceof_function(((zend_object *) error)->ce, async_ce_cancellation_error));
 }
 
+/* The core awaitable behind a Future object (api/awaitable.c). */
+static tasync_awaitable_t *future_awaitable(zend_object *obj)
+{
+	return async_future_from_obj(obj)->aw;
+}
+
 void async_register_future_class(void)
 {
 	async_ce_future = register_class_Async_Future(async_ce_future_like);
+	async_awaitable_register(async_ce_future, future_awaitable);
 	async_ce_future->create_object = future_create;
 	memcpy(&future_handlers, zend_get_std_object_handlers(), sizeof(zend_object_handlers));
 	future_handlers.offset = XtOffsetOf(async_future, std);

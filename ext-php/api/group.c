@@ -1,5 +1,5 @@
 /*
- * group.c - Async\TaskGroup over the core's task groups (group.h; rule
+ * api/group.c - Async\TaskGroup over the core's task groups (group.h; rule
  * G1): a scope with results, an optional concurrency limit with a bounded
  * queue, keyed tasks, all()/race()/any() as Async\Future objects,
  * iteration in completion order, close(), awaitCompletion() and finally
@@ -10,7 +10,17 @@
  * running ones finish as zombies; errors nobody handled go to the group's
  * scope (S10).
  */
-#include "php_async.h"
+#include "api/group.h"
+
+#include "api/awaitable.h"
+#include "api/exceptions.h"
+#include "api/future.h"
+#include "api/scope.h"
+#include "api/scope_holds.h"
+#include "api/spawn.h"
+#include "runtime/globals.h"
+#include "runtime/host.h"
+#include "runtime/runtime.h"
 
 #include "zend_closures.h"
 #include "zend_interfaces.h"

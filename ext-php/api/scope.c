@@ -1,5 +1,5 @@
 /*
- * scope.c - Async\Scope and Async\ScopeProvider over the core's scope tree
+ * api/scope.c - Async\Scope and Async\ScopeProvider over the core's scope tree
  * (api/include/tasync/scope.h; docs/rules.md, rules S1-S15). The rules are
  * the core's: this file maps objects, callables and exceptions.
  *
@@ -23,7 +23,17 @@
  * ASYNC_G(scope_extras), api/scope_holds.c). Otherwise the values stay
  * alive until then.
  */
-#include "php_async.h"
+#include "api/scope.h"
+
+#include "api/awaitable.h"
+#include "api/context.h"
+#include "api/coroutine.h"
+#include "api/exceptions.h"
+#include "api/scope_holds.h"
+#include "api/spawn.h"
+#include "runtime/globals.h"
+#include "runtime/host.h"
+#include "runtime/runtime.h"
 
 #include "zend_interfaces.h"
 #include "stubs/scope_arginfo.h"
@@ -41,6 +51,16 @@ typedef struct async_handler {
 } async_handler;
 
 /* ------------------------------------------------------------- object */
+
+/* TASYNC_DISPOSE_ON_RELEASE of a scope whose PHP owner is going away. */
+static void scope_dispose_on_release(tasync_scope_t *scope)
+{
+	void *err = NULL;
+	tasync_scope_dispose(scope, TASYNC_DISPOSE_ON_RELEASE, 0, &err);
+	if (err != NULL) {
+		OBJ_RELEASE((zend_object *) err);
+	}
+}
 
 static zend_object *scope_create(zend_class_entry *ce)
 {
@@ -117,7 +137,7 @@ static void scope_dtor(zend_object *obj)
 	async_exception_set_aside(&aside);
 	if (s->owner && !s->is_global) {
 		s->owner = false;
-		async_scope_dispose_on_release(s->scope);
+		scope_dispose_on_release(s->scope);
 	}
 	scope_detach(s);
 	async_safe_point();
@@ -337,18 +357,6 @@ static bool refuse_global(async_scope *s, const char *what)
 		return true;
 	}
 	return false;
-}
-
-/* Throws what a core call that may have run PHP code returned. */
-void async_core_call_done(int rc, void *err)
-{
-	async_safe_point();
-	async_rethrow_bailout();
-	if (rc != 0) {
-		async_throw_error(rc, err);
-	} else if (err != NULL) {
-		OBJ_RELEASE((zend_object *) err);
-	}
 }
 
 ZEND_METHOD(Async_Scope, __construct)

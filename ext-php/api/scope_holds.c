@@ -8,7 +8,9 @@
  * scope (context values, handlers) to the collector only while it is the
  * scope's only holder (async_scope_held_alone); see api/scope.c.
  */
-#include "php_async.h"
+#include "api/scope_holds.h"
+
+#include "runtime/globals.h"
 
 typedef struct async_scope_extra {
 	uint32_t holds;                  /* PHP objects other than the Scope object */

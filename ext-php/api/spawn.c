@@ -37,11 +37,18 @@
  * frame. The executor state is swapped in the host's switch hooks
  * (runtime/host.c).
  */
-#include "php_async.h"
+#include "api/spawn.h"
+
+#include "api/coroutine.h"
+#include "api/scope.h"
+#include "api/scope_holds.h"
+#include "runtime/globals.h"
+#include "runtime/host.h"
+#include "runtime/runtime.h"
 
 /*
  * The VM stack of a coroutine. Its first page is a local array of
- * async_coroutine_entry(), so it lives on the coroutine's own C stack, in
+ * coroutine_entry(), so it lives on the coroutine's own C stack, in
  * the top page that the coroutine touches anyway: a suspended coroutine
  * that is not deep in PHP calls costs no PHP memory for its VM stack (and
  * nothing of memory_limit), and the page is as warm as the stack, which the
@@ -130,8 +137,15 @@ static void record_free(async_coroutine *c)
 	efree(c);
 }
 
-void async_coroutine_record_free(async_vm_state *vm)
+void async_host_coroutine_free(void *hd, tasync_coroutine_t *co, void *co_data)
 {
+	async_vm_state *vm = co_data;
+	(void) hd;
+	(void) co;
+	if (vm == &ASYNC_G(main_vm)) {
+		return; /* the main flow's VM stack belongs to PHP */
+	}
+	/* The core is done with the coroutine's record. */
 	record_free((async_coroutine *) ((char *) vm - XtOffsetOf(async_coroutine, vm)));
 }
 
@@ -160,13 +174,16 @@ static void coroutine_set_call(async_coroutine *c, zend_fcall_info *fci, zend_fc
 	}
 }
 
+static void coroutine_entry(tasync_coroutine_t *self, void *arg);
+static void coroutine_arg_release(void *arg);
+
 static void coroutine_spawn_options(tasync_spawn_options_t *opts, async_coroutine *c)
 {
 	memset(opts, 0, sizeof(*opts));
 	opts->size = sizeof(*opts);
-	opts->entry = async_coroutine_entry;
+	opts->entry = coroutine_entry;
 	opts->arg = c;
-	opts->arg_release = async_coroutine_arg_release;
+	opts->arg_release = coroutine_arg_release;
 	opts->host_data = &c->vm;
 }
 
@@ -260,7 +277,7 @@ static bool coroutine_failed(async_coroutine *c, tasync_coroutine_t *self)
 	(void) c;
 	if (zend_is_unwind_exit(ex) || zend_is_graceful_exit(ex)) {
 		/* exit()/die() in this coroutine (graceful shutdown has started,
-		 * see fiber_guard.c; the coroutine ends cancelled), or it was
+		 * see runtime/fiber_guard.c; the coroutine ends cancelled), or it was
 		 * unwound because the request ends after a fatal error, or the
 		 * fatal error happened here and PHP reported it by unwinding. */
 		zend_clear_exception();
@@ -273,7 +290,7 @@ static bool coroutine_failed(async_coroutine *c, tasync_coroutine_t *self)
 	return false;
 }
 
-void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
+static void coroutine_entry(tasync_coroutine_t *self, void *arg)
 {
 	async_coroutine *c = arg;
 	volatile bool fatal = false;
@@ -445,7 +462,7 @@ void async_coroutine_entry(tasync_coroutine_t *self, void *arg)
 	c->vm.current_execute_data = NULL;
 }
 
-void async_coroutine_arg_release(void *arg)
+static void coroutine_arg_release(void *arg)
 {
 	async_coroutine *c = arg;
 	/* Called from inside the core: only bookkeeping here, the releases

@@ -1,10 +1,16 @@
 /*
- * timeout.c - Async\Timeout: a FutureLike over the core's timeout
+ * api/timeout.c - Async\Timeout: a FutureLike over the core's timeout
  * (tasync_timeout_create, tasync_timeout_cancel; rule C21). It holds no PHP
  * values of its own (a cancellation error is the core's outcome, reported
  * to the garbage collector).
  */
-#include "php_async.h"
+#include "api/timeout.h"
+
+#include "api/awaitable.h"
+#include "api/exceptions.h"
+#include "runtime/globals.h"
+#include "runtime/host.h"
+#include "runtime/runtime.h"
 
 #include "zend_interfaces.h"
 #include "stubs/timeout_arginfo.h"
@@ -110,9 +116,16 @@ ZEND_METHOD(Async_Timeout, isCancelled)
 	RETURN_BOOL(instanceof_function(((zend_object *) error)->ce, async_ce_cancellation_error));
 }
 
+/* The core awaitable behind a Timeout object (api/awaitable.c). */
+static tasync_awaitable_t *timeout_awaitable(zend_object *obj)
+{
+	return async_timeout_from_obj(obj)->aw;
+}
+
 void async_register_timeout_class(void)
 {
 	async_ce_timeout = register_class_Async_Timeout(async_ce_future_like);
+	async_awaitable_register(async_ce_timeout, timeout_awaitable);
 	async_ce_timeout->create_object = timeout_create;
 	memcpy(&timeout_handlers, zend_get_std_object_handlers(), sizeof(zend_object_handlers));
 	timeout_handlers.offset = XtOffsetOf(async_timeout, std);

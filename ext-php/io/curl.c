@@ -83,7 +83,12 @@
  * handle: another coroutine's curl_multi_exec() on it meanwhile returns
  * CURLM_RECURSIVE_API_CALL (libcurl's rule for calls from a callback).
  */
-#include "io/curl.h"
+#include "io/curl_driver.h"
+#include "io/families.h"
+#include "io/hooks.h"
+#include "io/wait.h"
+#include "runtime/globals.h"
+#include "runtime/host.h"
 
 #ifdef ASYNC_HAVE_CURL
 

@@ -6,7 +6,12 @@
  * the runtime, bounded by libcurl's timer. libcurl's own functions are
  * looked up in the library PHP's curl extension loaded.
  */
-#include "io/curl.h"
+#include "io/curl_driver.h"
+
+#include "io/families.h"
+#include "io/wait.h"
+#include "runtime/globals.h"
+#include "runtime/host.h"
 
 #ifdef ASYNC_HAVE_CURL
 

@@ -1,7 +1,7 @@
 /*
- * io_dns.c - name resolution inside coroutines (rule C18): gethostbyname(),
+ * io/dns.c - name resolution inside coroutines (rule C18): gethostbyname(),
  * gethostbynamel(), gethostbyaddr() and the host names of stream connects
- * (io_streams.c) are resolved on the runtime's thread pool (tasync_offload:
+ * (io/socket_streams.c) are resolved on the runtime's thread pool (tasync_offload:
  * the backend's pool, else the core's) while the calling coroutine waits;
  * the others run meanwhile.
  *
@@ -12,9 +12,13 @@
  * fails as a failed lookup does (C18): gethostbyname() returns the host
  * name unchanged, gethostbynamel() false, gethostbyaddr() the address.
  *
- * The record queries (dns_get_record and friends) are io_dns_records.c's.
+ * The record queries (dns_get_record and friends) are io/dns_records.c's.
  */
-#include "php_async_io.h"
+#include "io/dns.h"
+
+#include "io/families.h"
+#include "io/hooks.h"
+#include "io/wait.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>

@@ -1,5 +1,5 @@
 /*
- * io_dns_records.c - DNS record queries inside coroutines (rule C18):
+ * io/dns_records.c - DNS record queries inside coroutines (rule C18):
  * dns_get_record(), dns_check_record() (checkdnsrr()) and dns_get_mx()
  * (getmxrr()) run each query on the runtime's thread pool (tasync_offload)
  * while the calling coroutine waits; the others run meanwhile.
@@ -24,7 +24,9 @@
  * cancelled one), dns_check_record() and dns_get_mx() return false. The
  * cancellation is thrown at the next suspension point.
  */
-#include "php_async_io.h"
+#include "io/families.h"
+#include "io/hooks.h"
+#include "io/wait.h"
 
 #include <arpa/inet.h>
 #include <arpa/nameser.h>
@@ -679,7 +681,7 @@ static ZEND_NAMED_FUNCTION(async_io_dns_get_mx)
 
 void async_io_dns_records_startup(void)
 {
-	/* checkdnsrr() and getmxrr() are their aliases (io_hooks.c). */
+	/* checkdnsrr() and getmxrr() are their aliases (io/hooks.c). */
 	orig_dns_get_record = async_io_hook("dns_get_record", async_io_dns_get_record);
 	orig_dns_check_record = async_io_hook("dns_check_record", async_io_dns_check_record);
 	orig_dns_get_mx = async_io_hook("dns_get_mx", async_io_dns_get_mx);

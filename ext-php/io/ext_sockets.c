@@ -1,5 +1,5 @@
 /*
- * io_sockets.c - ext/sockets inside coroutines (rule C18): socket_connect,
+ * io/ext_sockets.c - ext/sockets inside coroutines (rule C18): socket_connect,
  * socket_accept, socket_read, socket_write, socket_recv, socket_send,
  * socket_recvfrom, socket_sendto and socket_select on blocking sockets
  * suspend only the calling coroutine.
@@ -22,7 +22,7 @@
  * or the end of the stream is there, then PHP's function reads it.
  * socket_select() runs PHP's select with a zero timeout and, while
  * nothing is ready, waits for any of the sockets, as stream_select() does
- * (io_select.c).
+ * (io/select.c).
  *
  * socket_recv() with MSG_WAITALL on a stream socket gathers every byte
  * asked for (PHP's non-blocking attempt would return the first ones).
@@ -42,7 +42,11 @@
  * MINIT when it is there (async depends on it optionally, so its MINIT
  * runs first), otherwise at the first RINIT that finds it.
  */
-#include "php_async_io.h"
+#include "io/families.h"
+#include "io/hooks.h"
+#include "io/select.h"
+#include "io/wait.h"
+#include "runtime/globals.h"
 
 #ifndef HAVE_SOCKETS
 # define HAVE_SOCKETS 1
@@ -842,7 +846,7 @@ static ZEND_NAMED_FUNCTION(async_io_socket_select)
 	}
 }
 
-void async_io_sockets_startup(void)
+void async_io_ext_sockets_startup(void)
 {
 	if (io_sockets_hooked) {
 		return;
@@ -871,9 +875,10 @@ void async_io_sockets_startup(void)
 	orig_socket_close = async_io_hook("socket_close", async_io_socket_close);
 }
 
-void async_io_sockets_shutdown(void)
+void async_io_ext_sockets_shutdown(void)
 {
-	/* io_hooks.c restores the handlers; the module may go before us. */
+	/* The module puts the handlers back (async_io_unhook_all); ext/sockets
+	 * may go before us. */
 	io_sockets_hooked = false;
 	io_socket_ce = NULL;
 	io_sockets_module = NULL;

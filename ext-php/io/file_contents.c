@@ -1,5 +1,5 @@
 /*
- * io_files.c - file_get_contents() and file_put_contents() of plain files
+ * io/file_contents.c - file_get_contents() and file_put_contents() of plain files
  * inside coroutines (rule C18).
  *
  * PHP opens the file as it always does (php_stream_open_wrapper_ex with
@@ -12,7 +12,7 @@
  * Smaller transfers are served from the page cache faster than a trip to
  * another thread, so they stay synchronous. Any other stream (http://,
  * php://, a socket, a pipe) goes through PHP's stream layer, whose socket
- * waits io_streams.c already takes over.
+ * waits io/socket_streams.c already takes over.
  *
  * Failures are PHP's: a failed read or write gives the plain wrapper's
  * notice ("Read of N bytes failed with errno=..."), a short write
@@ -24,7 +24,12 @@
  * file handles, whose position, buffering and filter state belong to the
  * stream layer.
  */
+#include "io/families.h"
+#include "io/file_metadata.h"
 #include "io/file_streams.h"
+#include "io/filesystems.h"
+#include "io/hooks.h"
+#include "io/wait.h"
 
 #include "ext/standard/file.h"
 
@@ -57,7 +62,7 @@ static int io_plain_file_fd(php_stream *stream, bool reading, zend_stat_t *st)
 #define IO_FILE_CHUNK (256 * 1024)
 
 /*
- * Reads up to len bytes at offset as the file's class wants it (io_fs.c):
+ * Reads up to len bytes at offset as the file's class wants it (io/filesystems.c):
  * data in the page cache inline (RWF_NOWAIT), the rest through the backend
  * at most IO_FILE_CHUNK at a time. Returns bytes or -errno; *status tells a
  * wait that did not end normally.
@@ -151,7 +156,7 @@ static ZEND_NAMED_FUNCTION(async_io_file_get_contents)
 	}
 	async_io_fs_class cls = fd >= 0 ? async_io_fs_of_dev(st.st_dev) : ASYNC_IO_FS_MEMORY;
 	if (fd < 0 || pos < 0 || want < IO_FILE_MIN_ASYNC || cls == ASYNC_IO_FS_MEMORY) {
-		/* PHP's own transfer (through io_stdio.c's read). */
+		/* PHP's own transfer (through io/stdio.c's read). */
 		zend_string *contents = php_stream_copy_to_mem(stream, maxlen_is_null ? PHP_STREAM_COPY_ALL : (size_t) maxlen, 0);
 		if (contents != NULL) {
 			RETVAL_STR(contents);
@@ -280,7 +285,7 @@ static ZEND_NAMED_FUNCTION(async_io_file_put_contents)
 	RETURN_LONG(numbytes);
 }
 
-void async_io_files_startup(void)
+void async_io_file_contents_startup(void)
 {
 	orig_file_get_contents = async_io_hook("file_get_contents", async_io_file_get_contents);
 	orig_file_put_contents = async_io_hook("file_put_contents", async_io_file_put_contents);

@@ -1,5 +1,5 @@
 /*
- * io_fsops.c - plain files by name inside coroutines (rule C18): opening
+ * io/file_metadata.c - plain files by name inside coroutines (rule C18): opening
  * (fopen, file(), copy(), SplFileObject, ...), the stat family (stat,
  * lstat, is_file, is_dir, is_link, filesize, filemtime, fileperms, ...,
  * through url_stat; file_exists, is_readable, is_writable, is_executable
@@ -7,7 +7,7 @@
  * rename, mkdir, rmdir, opendir / readdir / scandir, and FIFOs.
  *
  * Where a file's filesystem may make these calls wait for a server (the
- * remote class of io_fs.c: NFS, SMB, FUSE, ...; every file with
+ * remote class of io/filesystems.c: NFS, SMB, FUSE, ...; every file with
  * async.file_offload=always) the system calls run on the thread pool while
  * the coroutine waits; on local disks and memory filesystems they stay
  * inline, served by the kernel's caches (the benchmark in benchmarks/php/
@@ -26,11 +26,17 @@
  * fed by another coroutine would hang the process. fopen() and
  * file_get_contents() of a FIFO inside a coroutine open it without
  * blocking ('n'): for reading at once (the reads then wait for data, which
- * io_stdio.c does in the coroutine), for writing once a reader exists
+ * io/stdio.c does in the coroutine), for writing once a reader exists
  * (looked for with a non-blocking open, every 1 ms to 50 ms); the stream
  * then gets its blocking mode and mode string back.
  */
-#include "php_async_io.h"
+#include "io/file_metadata.h"
+
+#include "io/families.h"
+#include "io/filesystems.h"
+#include "io/hooks.h"
+#include "io/wait.h"
+#include "runtime/globals.h"
 
 #include "ext/standard/file.h"
 #include "ext/standard/php_filestat.h"
@@ -281,7 +287,7 @@ static int io_rename(php_stream_wrapper *wrapper, const char *url_from, const ch
 	bool ran = io_fs_run(&j);
 	if (ran && j.rc == -1 && errno == EXDEV) {
 		/* Across filesystems: the plain wrapper's copy (whose reads and
-		 * writes io_stdio.c serves). */
+		 * writes io/stdio.c serves). */
 		return orig_wops.rename(wrapper, url_from, url_to, options, context);
 	}
 	if (!ran || j.rc == -1) {
@@ -659,7 +665,7 @@ static ZEND_NAMED_FUNCTION(async_io_fopen)
 
 /* ---------------------------------------------------------------- module */
 
-void async_io_fsops_startup(void)
+void async_io_file_metadata_startup(void)
 {
 	saved_wops = php_plain_files_wrapper.wops;
 	if (saved_wops != NULL) {
@@ -696,7 +702,7 @@ void async_io_fsops_startup(void)
 	orig_is_executable = async_io_hook("is_executable", async_io_is_executable);
 }
 
-void async_io_fsops_shutdown(void)
+void async_io_file_metadata_shutdown(void)
 {
 	if (saved_wops != NULL && php_plain_files_wrapper.wops == &my_wops) {
 		php_plain_files_wrapper.wops = saved_wops;

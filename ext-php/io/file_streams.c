@@ -23,8 +23,15 @@
  * fsync(), ftruncate() and the mmap refusal are options of the ops, in
  * stdio.c.
  */
-#include "io/stdio.h"
 #include "io/file_streams.h"
+
+#include "io/busy.h"
+#include "io/filesystems.h"
+#include "io/read_target.h"
+#include "io/stdio.h"
+#include "io/wait.h"
+#include "runtime/globals.h"
+#include "runtime/host.h"
 
 #include "ext/standard/flock_compat.h"
 

@@ -6,7 +6,8 @@
 #ifndef ASYNC_IO_FILE_STREAMS_H
 #define ASYNC_IO_FILE_STREAMS_H
 
-#include "php_async_io.h"
+#include "io/filesystems.h"
+#include "io/wait.h"
 
 /*
  * One read, write or fsync (TASYNC_OP_*) of a plain file through the

@@ -1,6 +1,6 @@
 /*
- * io_fs.c - which kind of filesystem a file lives on, for the file hooks
- * (io_stdio.c, io_files.c): the policy of async.file_offload.
+ * io/filesystems.c - which kind of filesystem a file lives on, for the file hooks
+ * (io/stdio.c, io/file_contents.c): the policy of async.file_offload.
  *
  *   memory   tmpfs, ramfs, procfs, sysfs, devtmpfs, ...: never wait for a
  *            device; every operation runs inline, as in plain PHP.
@@ -26,7 +26,10 @@
  * the memory class (PHP's own behaviour for files; pipes are still taken
  * over).
  */
-#include "php_async_io.h"
+#include "io/filesystems.h"
+
+#include "io/families.h"
+#include "runtime/globals.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -277,7 +280,7 @@ async_io_fs_class async_io_fs_of_path(const char *path)
 	return best != NULL ? best->cls : ASYNC_IO_FS_LOCAL;
 }
 
-void async_io_fs_shutdown(void)
+void async_io_filesystems_shutdown(void)
 {
 	io_mounts_free();
 	if (io_mountinfo_fd >= 0) {

@@ -1,11 +1,11 @@
 /*
- * io_mysqli.c - mysqli_poll inside coroutines (rule C18): the wait for the
+ * io/mysqli.c - mysqli_poll inside coroutines (rule C18): the wait for the
  * replies of MYSQLI_ASYNC queries suspends only the calling coroutine.
  *
  * How. mysqlnd_poll() selects on the connections' sockets with PHP's
  * blocking select. PHP's mysqli_poll runs with a zero timeout; while it
  * finds nothing ready, the arrays are put back as given and the coroutine
- * waits (async_io_wait_fds, io_select.c) until one of the sockets of the
+ * waits (async_io_wait_fds, io/select.c) until one of the sockets of the
  * read array's connections is readable or the timeout passes; then PHP's
  * function runs again (a poll of the error array alone is PHP's own). So its
  * results, the reject array, its warnings and errors are PHP's own. A
@@ -16,7 +16,11 @@
  * class name so that async.so does not need mysqli.so loaded; when mysqli
  * is loaded after async the function is taken over at RINIT.
  */
-#include "php_async_io.h"
+#include "io/families.h"
+#include "io/hooks.h"
+#include "io/select.h"
+#include "io/wait.h"
+#include "runtime/globals.h"
 
 #include "ext/mysqli/php_mysqli_structs.h"
 
@@ -185,7 +189,8 @@ void async_io_mysqli_startup(void)
 
 void async_io_mysqli_shutdown(void)
 {
-	/* io_hooks.c restores the handler; the module may go before us. */
+	/* The module puts the handler back (async_io_unhook_all); mysqli may go
+	 * before us. */
 	io_mysqli_hooked = false;
 	io_mysqli_ce = NULL;
 }

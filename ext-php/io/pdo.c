@@ -1,9 +1,9 @@
 /*
- * io_pdo.c - rule C24 for PDO statements: one coroutine reads a
+ * io/pdo.c - rule C24 for PDO statements: one coroutine reads a
  * statement's open result set at a time.
  *
  * A buffered PDO result (PDO mysql's default) is read from the connection
- * inside execute(), so the stream-level check of C24 (io_streams.c) never
+ * inside execute(), so the stream-level check of C24 (io/socket_streams.c) never
  * sees two readers: a second coroutine that executes the same statement
  * while the first still fetches from it across a suspension replaces the
  * first one's rows, and the first then fetches the second's rows or
@@ -18,7 +18,8 @@
  * coroutines. The record is keyed weakly by the statement object, so it
  * goes with the statement.
  */
-#include "php_async_io.h"
+#include "io/families.h"
+#include "io/wait.h"
 
 #include "Zend/zend_exceptions.h"
 #include "Zend/zend_weakrefs.h"

@@ -1,5 +1,5 @@
 /*
- * io_proc_open.c - proc_open() inside coroutines (rule C18) without copying
+ * io/proc_open.c - proc_open() inside coroutines (rule C18) without copying
  * the process.
  *
  * PHP 8.2's proc_open() fork()s in the calling thread. The fork is short,
@@ -10,7 +10,7 @@
  * CLONE_VM|CLONE_VFORK: no page table is copied, nothing is
  * write-protected, and the parent takes no fault afterwards. posix_spawn()
  * returns once the child has called execve(), which a loaded machine can
- * delay for milliseconds, so it runs on the thread pool as io_proc.c's
+ * delay for milliseconds, so it runs on the thread pool as io/processes.c's
  * io_spawn() does, with the calling thread's signal mask given to the child
  * explicitly.
  *
@@ -29,7 +29,7 @@
  * Windows-only in PHP and ignored here as there.
  *
  * What this file does not take over is handed to PHP's own proc_open (the
- * fork, through io_proc.c's gate), which then prints PHP's exact errors and
+ * fork, through the gate below), which then prints PHP's exact errors and
  * warnings: arguments of another type than PHP declares (coerced ones
  * included), an invalid descriptor spec (string keys, unknown or 'pty'
  * kinds, missing or non-string parameters, a redirection target not found,
@@ -47,7 +47,11 @@
  * a child that started anyway is left to itself (its pipes closed) and
  * reaped later.
  */
-#include "php_async_io.h"
+#include "io/families.h"
+#include "io/hooks.h"
+#include "io/processes.h"
+#include "io/wait.h"
+#include "runtime/globals.h"
 
 #ifndef VIRTUAL_DIR
 
@@ -566,7 +570,7 @@ static int po_spawn(po_desc *d, int ndesc, const char *path, char **argv, zend_s
  * proc_open (nothing done, nothing printed); else return_value is set (or
  * an exception thrown) as PHP's proc_open would.
  */
-bool async_io_proc_open_spawn(int le_process, INTERNAL_FUNCTION_PARAMETERS)
+static bool io_proc_open_spawn(int le_process, INTERNAL_FUNCTION_PARAMETERS)
 {
 	uint32_t argc = ZEND_NUM_ARGS();
 	if (argc < 3 || argc > 6) {
@@ -718,3 +722,83 @@ bool async_io_proc_open_spawn(int le_process, INTERNAL_FUNCTION_PARAMETERS)
 }
 
 #endif /* !VIRTUAL_DIR */
+
+/* -------------------------------------------------------------- proc_open */
+
+/*
+ * What io_proc_open_spawn() does not take over is PHP's own proc_open,
+ * whose fork() holds the thread while it copies the process: 1-3 ms alone, up to 10 ms while the children of the forks
+ * before it start on the other cores. Coroutines that call it together all
+ * run in one pass of the scheduler, so without more, ten of them stalled
+ * every other coroutine (and the timers) for the sum of their forks.
+ *
+ * So at most one fork happens per pass: the coroutine that forks holds the
+ * gate until it resumes from the yield that follows its fork, which is in
+ * the next pass, after the reactor and the timers have had their turn; one
+ * that finds the gate held yields until it is free. A stall is then one
+ * fork long. A waiter gives up waiting after IO_FORK_GATE_PASSES passes (a
+ * holder that never came back), and the request's end frees the gate.
+ *
+ * A cancellation that arrives while a coroutine waits at the gate fails
+ * proc_open() as PHP does when it cannot start the command (C18: false and a
+ * warning); one that arrives after the fork is thrown at the coroutine's
+ * next suspension: the child is started and its handle returned.
+ */
+static zif_handler orig_proc_open;
+static int le_process = -1;
+
+#define IO_FORK_GATE_PASSES 1024
+
+ZEND_TLS tasync_coroutine_t *io_fork_gate;
+
+static ZEND_NAMED_FUNCTION(async_io_proc_open)
+{
+	tasync_coroutine_t *co = async_io_coroutine();
+	if (co == NULL) {
+		orig_proc_open(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+#ifndef VIRTUAL_DIR
+	if (le_process >= 0 && io_proc_open_spawn(le_process, INTERNAL_FUNCTION_PARAM_PASSTHRU)) {
+		return; /* started without a fork (above) */
+	}
+#endif
+	for (int passes = 0; io_fork_gate != NULL && io_fork_gate != co && passes < IO_FORK_GATE_PASSES; passes++) {
+		void *err = NULL;
+		int rc = tasync_yield(ASYNC_G(rt), &err);
+		switch (async_io_after_wait(rc, err)) {
+			case ASYNC_IO_READY:
+				continue;
+			case ASYNC_IO_ABORTED:
+				RETURN_THROWS();
+			default:
+				php_error_docref(NULL, E_WARNING, "%s", strerror(ECANCELED));
+				RETURN_FALSE;
+		}
+	}
+	io_fork_gate = co;
+	orig_proc_open(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	if (EG(exception)) {
+		io_fork_gate = NULL;
+		return;
+	}
+	void *err = NULL;
+	int rc = tasync_yield(ASYNC_G(rt), &err);
+	if (io_fork_gate == co) {
+		io_fork_gate = NULL;
+	}
+	(void) async_io_after_wait(rc, err);
+}
+
+/* ---------------------------------------------------------------- module */
+
+void async_io_proc_open_startup(void)
+{
+	le_process = zend_fetch_list_dtor_id("process");
+	orig_proc_open = async_io_hook("proc_open", async_io_proc_open);
+}
+
+void async_io_proc_open_request_shutdown(void)
+{
+	io_fork_gate = NULL;
+}

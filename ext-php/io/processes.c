@@ -1,14 +1,15 @@
 /*
- * io_proc.c - processes inside coroutines (rule C18): popen(), pclose(),
+ * io/processes.c - processes inside coroutines (rule C18): popen(), pclose(),
  * shell_exec() and the backtick operator, exec(), system(), passthru(),
- * proc_close(), with proc_open()'s pipes served by io_stdio.c.
+ * proc_close(), with proc_open()'s pipes served by io/stdio.c (proc_open()
+ * itself is io/proc_open.c's).
  *
  * The exec family and popen() start the command as popen(3) does —
  * posix_spawn() of /bin/sh -c with the pipe on the child's stdout (or
  * stdin), the environment and signal state the thread has, no attributes —
  * but keep its pid, which popen(3) hides: the pipe becomes a plain stdio
  * stream (php_stream_fopen_from_fd) whose reads wait in the coroutine
- * (io_stdio.c), and whose close waits for the child's exit without
+ * (io/stdio.c), and whose close waits for the child's exit without
  * reaping it (tasync_await_child_exit: a pidfd where the kernel has it),
  * then reaps it with waitpid() and returns the status as pclose() does. So
  * pclose() and fclose() of a popen() stream, and the end of each exec call,
@@ -33,7 +34,13 @@
  * Outside coroutines, and in ZTS builds (whose popen() changes to PHP's
  * virtual working directory first), PHP's own functions run.
  */
+#include "io/processes.h"
+
+#include "io/families.h"
+#include "io/hooks.h"
 #include "io/stdio.h"
+#include "io/wait.h"
+#include "runtime/globals.h"
 
 #include "ext/standard/file.h"
 #include "ext/standard/php_string.h"
@@ -53,7 +60,7 @@
 
 extern char **environ;
 
-static zif_handler orig_proc_close, orig_proc_open;
+static zif_handler orig_proc_close;
 #ifndef VIRTUAL_DIR
 static zif_handler orig_popen, orig_shell_exec, orig_exec, orig_system, orig_passthru;
 #endif
@@ -275,7 +282,7 @@ static php_stream *io_spawn_stream(const char *command, bool reading, const char
 		errno = err;
 		return NULL;
 	}
-	async_io_stdio_set_child(stream, pid);
+	async_io_stdio_set_child(stream, pid, async_io_proc_reap);
 	return stream;
 }
 
@@ -562,77 +569,12 @@ static ZEND_NAMED_FUNCTION(async_io_proc_close)
 	}
 }
 
-/* -------------------------------------------------------------- proc_open */
-
-/*
- * What io_proc_open.c does not take over is PHP's own proc_open, whose fork() holds the thread while it copies
- * the process: 1-3 ms alone, up to 10 ms while the children of the forks
- * before it start on the other cores. Coroutines that call it together all
- * run in one pass of the scheduler, so without more, ten of them stalled
- * every other coroutine (and the timers) for the sum of their forks.
- *
- * So at most one fork happens per pass: the coroutine that forks holds the
- * gate until it resumes from the yield that follows its fork, which is in
- * the next pass, after the reactor and the timers have had their turn; one
- * that finds the gate held yields until it is free. A stall is then one
- * fork long. A waiter gives up waiting after IO_FORK_GATE_PASSES passes (a
- * holder that never came back), and the request's end frees the gate.
- *
- * A cancellation that arrives while a coroutine waits at the gate fails
- * proc_open() as PHP does when it cannot start the command (C18: false and a
- * warning); one that arrives after the fork is thrown at the coroutine's
- * next suspension: the child is started and its handle returned.
- */
-#define IO_FORK_GATE_PASSES 1024
-
-ZEND_TLS tasync_coroutine_t *io_fork_gate;
-
-static ZEND_NAMED_FUNCTION(async_io_proc_open)
-{
-	tasync_coroutine_t *co = async_io_coroutine();
-	if (co == NULL) {
-		orig_proc_open(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-		return;
-	}
-#ifndef VIRTUAL_DIR
-	if (le_process >= 0 && async_io_proc_open_spawn(le_process, INTERNAL_FUNCTION_PARAM_PASSTHRU)) {
-		return; /* started without a fork (io_proc_open.c) */
-	}
-#endif
-	for (int passes = 0; io_fork_gate != NULL && io_fork_gate != co && passes < IO_FORK_GATE_PASSES; passes++) {
-		void *err = NULL;
-		int rc = tasync_yield(ASYNC_G(rt), &err);
-		switch (async_io_after_wait(rc, err)) {
-			case ASYNC_IO_READY:
-				continue;
-			case ASYNC_IO_ABORTED:
-				RETURN_THROWS();
-			default:
-				php_error_docref(NULL, E_WARNING, "%s", strerror(ECANCELED));
-				RETURN_FALSE;
-		}
-	}
-	io_fork_gate = co;
-	orig_proc_open(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-	if (EG(exception)) {
-		io_fork_gate = NULL;
-		return;
-	}
-	void *err = NULL;
-	int rc = tasync_yield(ASYNC_G(rt), &err);
-	if (io_fork_gate == co) {
-		io_fork_gate = NULL;
-	}
-	(void) async_io_after_wait(rc, err);
-}
-
 /* ---------------------------------------------------------------- module */
 
-void async_io_proc_startup(void)
+void async_io_processes_startup(void)
 {
 	le_process = zend_fetch_list_dtor_id("process");
 	orig_proc_close = async_io_hook("proc_close", async_io_proc_close);
-	orig_proc_open = async_io_hook("proc_open", async_io_proc_open);
 #ifndef VIRTUAL_DIR
 	orig_popen = async_io_hook("popen", async_io_popen);
 	orig_shell_exec = async_io_hook("shell_exec", async_io_shell_exec);
@@ -642,8 +584,7 @@ void async_io_proc_startup(void)
 #endif
 }
 
-void async_io_proc_request_shutdown(void)
+void async_io_processes_request_shutdown(void)
 {
-	io_fork_gate = NULL;
 	io_reap_abandoned();
 }

@@ -1,5 +1,5 @@
 /*
- * io_select.c - stream_select() inside a coroutine (rule C18).
+ * io/select.c - stream_select() inside a coroutine (rule C18).
  *
  * PHP's own stream_select() computes every result: it first runs with a
  * zero timeout (a poll that returns at once). When nothing is ready and
@@ -13,12 +13,19 @@
  * Waiting on several fds: one native helper coroutine per fd waits on it
  * (tasync_await_fd) and the caller awaits the first helper to finish
  * (tasync_await_any) with the timeout as cancellation. The fd of a socket
- * stream of io_streams.c is watched directly (its close forgets it); any
+ * stream of io/socket_streams.c is watched directly (its close forgets it); any
  * other fd (pipes, STDIN, ...) is watched through a dup() that is
  * forgotten and closed afterwards, so the reactor never keeps a watch on
  * an fd number that PHP may close and reuse.
  */
+#include "io/select.h"
+
+#include "io/families.h"
+#include "io/hooks.h"
 #include "io/socket_streams.h"
+#include "io/wait.h"
+#include "runtime/globals.h"
+#include "runtime/host.h"
 
 #include "php_network.h"
 

@@ -17,7 +17,15 @@
  * The results and errors are PHP's: the same returncode, error_code and
  * error text xp_socket.c would give.
  */
+#include "io/socket_open.h"
+
+#include "io/dns.h"
+#include "io/families.h"
+#include "io/hooks.h"
 #include "io/socket_streams.h"
+#include "io/tls.h"
+#include "io/wait.h"
+#include "runtime/globals.h"
 
 #include "php_network.h"
 #include "ext/standard/file.h"
@@ -83,12 +91,12 @@ static int io_accepted(php_stream_xport_param *xp, int rc)
 {
 	if (rc == PHP_STREAM_OPTION_RETURN_OK && xp->outputs.client != NULL
 			&& xp->outputs.client->abstract != NULL) {
-		async_io_socket_accepted(((php_netstream_data_t *) xp->outputs.client->abstract)->socket);
+		async_io_stream_accepted(((php_netstream_data_t *) xp->outputs.client->abstract)->socket);
 	}
 	return rc;
 }
 
-int async_io_socket_accept(php_stream *stream, const php_stream_ops *orig, php_stream_xport_param *xp)
+int async_io_stream_accept(php_stream *stream, const php_stream_ops *orig, php_stream_xport_param *xp)
 {
 	php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
 	struct timeval *user_tv = xp->inputs.timeout;
@@ -97,7 +105,7 @@ int async_io_socket_accept(php_stream *stream, const php_stream_ops *orig, php_s
 			|| async_io_coroutine() == NULL) {
 		return io_accepted(xp, orig->set_option(stream, PHP_STREAM_OPTION_XPORT_API, 0, xp));
 	}
-	if (async_io_socket_closing(stream)) {
+	if (async_io_stream_closing(stream)) {
 		return io_xport_failed(xp, EBADF);
 	}
 	uint64_t deadline = async_io_deadline(user_tv);
@@ -115,7 +123,7 @@ int async_io_socket_accept(php_stream *stream, const php_stream_ops *orig, php_s
 			zend_string_release(xp->outputs.error_text);
 			xp->outputs.error_text = NULL;
 		}
-		async_io_status st = async_io_socket_wait(stream, sock->socket, TASYNC_IO_READABLE, deadline);
+		async_io_status st = async_io_stream_wait_on(stream, sock->socket, TASYNC_IO_READABLE, deadline);
 		switch (st) {
 			case ASYNC_IO_READY:
 				continue;
@@ -190,7 +198,7 @@ static int io_connect_one(php_stream *stream, const php_stream_ops *orig, php_st
 	one.inputs.name = (char *) name;
 	one.inputs.namelen = strlen(name);
 	one.inputs.timeout = xp->inputs.timeout;
-	async_io_socket_delegate_option(stream, orig, PHP_STREAM_OPTION_XPORT_API, 0, &one);
+	async_io_stream_delegate_option(stream, orig, PHP_STREAM_OPTION_XPORT_API, 0, &one);
 
 	if (one.outputs.returncode == -1) {
 		*err = one.outputs.error_code;
@@ -288,17 +296,17 @@ static bool io_numeric_name(const struct sockaddr *sa, socklen_t salen, int port
 	return n > 0 && (size_t) n < outlen;
 }
 
-int async_io_socket_connect(php_stream *stream, const php_stream_ops *orig, php_stream_xport_param *xp)
+int async_io_stream_connect(php_stream *stream, const php_stream_ops *orig, php_stream_xport_param *xp)
 {
 	const char *label = orig->label;
 	/* unix and udg: connect() does not wait on a network; PHP's own code. */
 	if (strcmp(label, "unix_socket") == 0 || strcmp(label, "udg_socket") == 0) {
-		return async_io_socket_delegate_option(stream, orig, PHP_STREAM_OPTION_XPORT_API, 0, xp);
+		return async_io_stream_delegate_option(stream, orig, PHP_STREAM_OPTION_XPORT_API, 0, xp);
 	}
 	int port = 0;
 	char *host = io_parse_ip_address(xp->inputs.name, xp->inputs.namelen, &port);
 	if (host == NULL) {
-		return async_io_socket_delegate_option(stream, orig, PHP_STREAM_OPTION_XPORT_API, 0, xp);
+		return async_io_stream_delegate_option(stream, orig, PHP_STREAM_OPTION_XPORT_API, 0, xp);
 	}
 	bool want_async = xp->op == STREAM_XPORT_OP_CONNECT_ASYNC;
 	int socktype = strcmp(label, "udp_socket") == 0 ? SOCK_DGRAM : SOCK_STREAM;
@@ -349,7 +357,7 @@ int async_io_socket_connect(php_stream *stream, const php_stream_ops *orig, php_
 	if (st != ASYNC_IO_READY) {
 		/* The pool refused the work: PHP's own connect. */
 		efree(host);
-		return async_io_socket_delegate_option(stream, orig, PHP_STREAM_OPTION_XPORT_API, 0, xp);
+		return async_io_stream_delegate_option(stream, orig, PHP_STREAM_OPTION_XPORT_API, 0, xp);
 	}
 	if (gai_error != 0 || res == NULL) {
 		/* php_network_getaddresses' report: a warning, and the error text. */
@@ -452,7 +460,7 @@ static php_stream *io_socket_factory(const char *proto, size_t protolen, const c
 			&& !async_io_tls_check_new(stream, crypto_proto, timeout) && crypto_proto) {
 		return stream; /* TLS of an unknown ext/openssl: PHP's own */
 	}
-	async_io_socket_wrap(stream);
+	async_io_stream_wrap(stream);
 	return stream;
 }
 
@@ -469,7 +477,7 @@ static ZEND_NAMED_FUNCTION(async_io_stream_socket_pair)
 		ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(return_value), zv) {
 			if (Z_TYPE_P(zv) == IS_RESOURCE) {
 				php_stream *stream = zend_fetch_resource2(Z_RES_P(zv), NULL, php_file_le_stream(), php_file_le_pstream());
-				async_io_socket_wrap(stream);
+				async_io_stream_wrap(stream);
 			}
 		} ZEND_HASH_FOREACH_END();
 	}

@@ -36,6 +36,15 @@
  */
 #include "io/socket_streams.h"
 
+#include "io/busy.h"
+#include "io/families.h"
+#include "io/hooks.h"
+#include "io/read_target.h"
+#include "io/socket_open.h"
+#include "io/tls.h"
+#include "io/wait.h"
+#include "runtime/globals.h"
+
 #include "php_network.h"
 #include "ext/standard/file.h"
 
@@ -53,7 +62,7 @@
 typedef struct io_ops {
 	php_stream_ops ops;            /* first: stream->ops points here */
 	const php_stream_ops *orig;
-	bool openssl;                  /* ext/openssl's ops: TLS may be active (io_tls.c) */
+	bool openssl;                  /* ext/openssl's ops: TLS may be active (io/tls.c) */
 	bool direct;                   /* stream sockets read by xp_socket.c's
 	                                * php_sockop_read (tcp, unix): reads call
 	                                * recv() here instead (io_recv_now) */
@@ -83,7 +92,7 @@ static inline const php_stream_ops *io_orig(php_stream *stream)
 	return ((const io_ops *) stream->ops)->orig;
 }
 
-/* A wrapped stream whose TLS is active: its reads and writes are io_tls.c's. */
+/* A wrapped stream whose TLS is active: its reads and writes are io/tls.c's. */
 static inline bool io_tls_on(php_stream *stream)
 {
 	return ((const io_ops *) stream->ops)->openssl && async_io_tls_active(stream);
@@ -131,7 +140,7 @@ static const php_stream_ops *io_wrapped_ops(const php_stream_ops *orig)
 		w->orig = orig;
 		w->openssl = strcmp(orig->label, "tcp_socket/ssl") == 0;
 		/* ext/openssl's tcp ops read through php_sockop_read until TLS is
-		 * enabled; once it is, io_tls.c reads (io_sock_read). */
+		 * enabled; once it is, io/tls.c reads (io_sock_read). */
 		w->direct = strcmp(orig->label, "tcp_socket") == 0 || strcmp(orig->label, "tcp_socket/ssl") == 0
 			|| strcmp(orig->label, "unix_socket") == 0;
 		io_ops_count++;
@@ -144,7 +153,7 @@ static const php_stream_ops *io_wrapped_ops(const php_stream_ops *orig)
 }
 
 /* Makes a socket stream concurrent inside coroutines (no-op otherwise). */
-void async_io_socket_wrap(php_stream *stream)
+void async_io_stream_wrap(php_stream *stream)
 {
 	if (stream == NULL || async_io_stream_is_socket(stream)) {
 		return;
@@ -157,7 +166,7 @@ void async_io_socket_wrap(php_stream *stream)
 
 /* Calls PHP's set_option with PHP's ops in place: xp_socket.c tells udp
  * and unix sockets from tcp by the address of stream->ops. */
-int async_io_socket_delegate_option(php_stream *stream, const php_stream_ops *orig, int option, int value, void *ptrparam)
+int async_io_stream_delegate_option(php_stream *stream, const php_stream_ops *orig, int option, int value, void *ptrparam)
 {
 	const php_stream_ops *mine = stream->ops;
 	stream->ops = orig;
@@ -245,7 +254,7 @@ static async_io_status io_wait_as(php_stream *stream, int fd, unsigned events, u
 	return closing && st != ASYNC_IO_ABORTED ? ASYNC_IO_CLOSED : st;
 }
 
-async_io_status async_io_socket_wait(php_stream *stream, int fd, unsigned events, uint64_t deadline)
+async_io_status async_io_stream_wait_on(php_stream *stream, int fd, unsigned events, uint64_t deadline)
 {
 	return io_wait_as(stream, fd, events, deadline, NULL, 0);
 }
@@ -314,7 +323,7 @@ static ssize_t io_failed_call(php_stream *stream, tasync_coroutine_t *self, bool
  * that wrote to the stream while the reader waited has sent a request
  * whose reply the reader would take: the stream is failed.
  */
-bool async_io_socket_closing(php_stream *stream)
+bool async_io_stream_closing(php_stream *stream)
 {
 	async_io_busy *b = async_io_busy_find(stream);
 	return b != NULL && b->closing;
@@ -405,7 +414,7 @@ static ssize_t io_read_now(const php_stream_ops *orig, php_netstream_data_t *soc
 ZEND_TLS uint64_t io_drained[IO_DRAINED_FDS / 64];
 
 /*
- * Accepted stream sockets not read from yet (async_io_socket_accepted): a client's first
+ * Accepted stream sockets not read from yet (async_io_stream_accepted): a client's first
  * request rarely arrives with its connection, and the first fread() of one
  * peeks at the receive queue once to find out (io_queue_looks_empty).
  */
@@ -439,7 +448,7 @@ static inline bool io_fdbit_take(uint64_t *map, int fd)
 #define io_fresh_set(fd, on) io_fdbit_set(io_fresh, (fd), (on))
 #define io_fresh_take(fd) io_fdbit_take(io_fresh, (fd))
 
-void async_io_socket_accepted(int fd)
+void async_io_stream_accepted(int fd)
 {
 	io_fresh_set(fd, true);
 }
@@ -797,7 +806,7 @@ static async_io_status io_recv_wait(php_stream *stream, php_netstream_data_t *so
 		}
 		/* A zero timeout: nothing is there now, so it has passed. */
 		async_io_status st = async_io_tv_is_zero(&sock->timeout) ? ASYNC_IO_TIMEOUT
-			: async_io_socket_wait(stream, sock->socket, TASYNC_IO_READABLE, deadline);
+			: async_io_stream_wait_on(stream, sock->socket, TASYNC_IO_READABLE, deadline);
 		if (st == ASYNC_IO_TIMEOUT) {
 			sock->timeout_event = 1;
 		}
@@ -813,7 +822,7 @@ static async_io_status io_send_wait(php_stream *stream, php_netstream_data_t *so
 	if (php_pollfd_for_ms(sock->socket, POLLOUT, 0) > 0) {
 		return ASYNC_IO_READY;
 	}
-	return async_io_socket_wait(stream, sock->socket, TASYNC_IO_WRITABLE, 0);
+	return async_io_stream_wait_on(stream, sock->socket, TASYNC_IO_WRITABLE, 0);
 }
 
 /* ------------------------------------------------------------ set_option */
@@ -850,12 +859,12 @@ static int io_sock_set_option(php_stream *stream, int option, int value, void *p
 		case STREAM_XPORT_OP_CONNECT_ASYNC:
 			if (async_io_coroutine() != NULL) {
 				if (!((const io_ops *) stream->ops)->openssl || !async_io_tls_known()) {
-					return async_io_socket_connect(stream, orig, xp);
+					return async_io_stream_connect(stream, orig, xp);
 				}
 				/* ssl:// and tls://: the connect, then the handshake
 				 * through our ops, as xp_ssl.c orders them. */
 				int auto_tls = async_io_tls_suspend_auto_enable(stream);
-				int rc = async_io_socket_connect(stream, orig, xp);
+				int rc = async_io_stream_connect(stream, orig, xp);
 				async_io_tls_restore_auto_enable(stream, auto_tls);
 				if (auto_tls && !EG(exception) && (xp->outputs.returncode == 0
 						|| (xp->op == STREAM_XPORT_OP_CONNECT_ASYNC && xp->outputs.returncode == 1
@@ -865,11 +874,11 @@ static int io_sock_set_option(php_stream *stream, int option, int value, void *p
 				}
 				return rc;
 			}
-			return async_io_socket_delegate_option(stream, orig, option, value, ptrparam);
+			return async_io_stream_delegate_option(stream, orig, option, value, ptrparam);
 		case STREAM_XPORT_OP_BIND:
-			return async_io_socket_delegate_option(stream, orig, option, value, ptrparam);
+			return async_io_stream_delegate_option(stream, orig, option, value, ptrparam);
 		case STREAM_XPORT_OP_ACCEPT:
-			return async_io_socket_accept(stream, orig, xp);
+			return async_io_stream_accept(stream, orig, xp);
 		case STREAM_XPORT_OP_RECV:
 		case STREAM_XPORT_OP_SEND:
 			if (sock != NULL && sock->socket != -1 && sock->is_blocked && (xp->inputs.flags & STREAM_OOB) == 0
@@ -950,7 +959,7 @@ static ZEND_NAMED_FUNCTION(async_io_fclose)
 
 /* ---------------------------------------------------------------- module */
 
-void async_io_streams_startup(void)
+void async_io_socket_streams_startup(void)
 {
 	orig_fclose = async_io_hook("fclose", async_io_fclose);
 	orig_fread = async_io_hook("fread", async_io_fread);

@@ -1,12 +1,12 @@
 /*
- * io/socket_streams.h - what socket_streams.c (the wrapped ops of socket
- * streams) and socket_open.c (the transports that make them, connect and
- * accept) share, and what the other hook families ask of a socket stream.
+ * io/socket_streams.h - the wrapped ops of socket streams
+ * (io/socket_streams.c): what socket_open.c (the transports that make them,
+ * connect and accept) and the other hook families ask of a socket stream.
  */
 #ifndef ASYNC_IO_SOCKET_STREAMS_H
 #define ASYNC_IO_SOCKET_STREAMS_H
 
-#include "php_async_io.h"
+#include "io/wait.h"
 
 /* A zero timeval: the caller asked for no wait at all. */
 static inline bool async_io_tv_is_zero(const struct timeval *tv)
@@ -38,25 +38,18 @@ void async_io_stream_fail(php_stream *stream);
 
 /* A wait of an operation that is neither the stream's read nor its write
  * (accept, connect, recvfrom): ASYNC_IO_CLOSED once fclose() closes it. */
-async_io_status async_io_socket_wait(php_stream *stream, int fd, unsigned events, uint64_t deadline);
+async_io_status async_io_stream_wait_on(php_stream *stream, int fd, unsigned events, uint64_t deadline);
 /* fclose() is closing the stream: new operations fail at once. */
-bool async_io_socket_closing(php_stream *stream);
+bool async_io_stream_closing(php_stream *stream);
 /* Calls PHP's set_option with PHP's ops in place (xp_socket.c tells the
  * transports apart by the address of stream->ops). */
-int async_io_socket_delegate_option(php_stream *stream, const php_stream_ops *orig, int option, int value,
+int async_io_stream_delegate_option(php_stream *stream, const php_stream_ops *orig, int option, int value,
 	void *ptrparam);
 /* Makes a socket stream concurrent inside coroutines: its ops become the
  * wrapped ones (no-op for a stream that is not a known socket). */
-void async_io_socket_wrap(php_stream *stream);
+void async_io_stream_wrap(php_stream *stream);
 /* fd is a freshly accepted connection: its first read peeks at its receive
  * queue before it allocates (see socket_streams.c). */
-void async_io_socket_accepted(int fd);
-
-/* ------------------------------------------------------ socket_open.c */
-
-/* STREAM_XPORT_OP_ACCEPT and STREAM_XPORT_OP_CONNECT(_ASYNC) of a wrapped
- * socket stream inside a coroutine: PHP's results, the waits suspend. */
-int async_io_socket_accept(php_stream *stream, const php_stream_ops *orig, php_stream_xport_param *xp);
-int async_io_socket_connect(php_stream *stream, const php_stream_ops *orig, php_stream_xport_param *xp);
+void async_io_stream_accepted(int fd);
 
 #endif /* ASYNC_IO_SOCKET_STREAMS_H */

@@ -44,7 +44,15 @@
  * false; a cancelled flock() returns false without $would_block.
  */
 #include "io/stdio.h"
+
+#include "io/busy.h"
+#include "io/families.h"
 #include "io/file_streams.h"
+#include "io/filesystems.h"
+#include "io/hooks.h"
+#include "io/read_target.h"
+#include "io/wait.h"
+#include "runtime/globals.h"
 
 #include "ext/standard/file.h"
 #include "ext/standard/flock_compat.h"
@@ -70,7 +78,8 @@ typedef struct io_stdio_state {
 	bool has_timeout;
 	bool timed_out;
 	bool abandon;             /* close without waiting for the child */
-	pid_t child;              /* io_proc.c's child, reaped at close; 0: none */
+	pid_t child;              /* io/processes.c's child, reaped at close; 0: none */
+	int (*reap)(pid_t pid, bool wait); /* how: io/processes.c's async_io_proc_reap */
 } io_stdio_state;
 
 ZEND_TLS HashTable io_states;
@@ -125,11 +134,12 @@ static void io_state_drop(php_stream *stream, io_stdio_state *out)
 	stream->flags &= ~IO_STDIO_STATE;
 }
 
-void async_io_stdio_set_child(php_stream *stream, pid_t pid)
+void async_io_stdio_set_child(php_stream *stream, pid_t pid, int (*reap)(pid_t pid, bool wait))
 {
 	io_stdio_state *s = io_state_get(stream);
 	if (s != NULL) {
 		s->child = pid;
+		s->reap = reap;
 	}
 }
 
@@ -570,7 +580,7 @@ static int io_stdio_close(php_stream *stream, int close_handle)
 		async_io_file_stream_unlocked();
 	}
 	if (state.child > 0 && close_handle) {
-		ret = async_io_proc_reap(state.child, !state.abandon);
+		ret = state.reap(state.child, !state.abandon);
 	}
 	return ret;
 }

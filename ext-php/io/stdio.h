@@ -6,7 +6,7 @@
 #ifndef ASYNC_IO_STDIO_H
 #define ASYNC_IO_STDIO_H
 
-#include "php_async_io.h"
+#include "io/wait.h"
 
 /*
  * Bits of php_stream.flags that PHP 8.2 leaves unused (it defines 0x1 to
@@ -39,9 +39,10 @@ void async_io_stdio_write_turn_end(php_stream *stream, tasync_coroutine_t *self)
 
 /* --------------------------------------------- for the other families */
 
-/* Makes closing stream wait for child pid and reap it (processes.c's popen
- * and exec streams); the close then returns the status as pclose() does. */
-void async_io_stdio_set_child(php_stream *stream, pid_t pid);
+/* Makes closing stream wait for child pid and reap it with reap
+ * (processes.c's popen and exec streams, async_io_proc_reap); the close
+ * then returns what reap returns, the status as pclose() gives it. */
+void async_io_stdio_set_child(php_stream *stream, pid_t pid, int (*reap)(pid_t pid, bool wait));
 /* The close of stream will not wait for its child (it is reaped later). */
 void async_io_stdio_abandon_child(php_stream *stream);
 /* A read, write or lock of stream was cancelled (C18). */

@@ -1,10 +1,10 @@
 /*
- * io_tls.c - TLS streams inside coroutines (rule C18): https://, ssl://,
+ * io/tls.c - TLS streams inside coroutines (rule C18): https://, ssl://,
  * tls:// (and tlsv1.x://), stream_socket_enable_crypto() on the client and
  * the server side, a plain tcp stream switched to TLS mid-stream.
  *
  * How. ext/openssl's stream ops (xp_ssl.c, "tcp_socket/ssl") are the ops
- * of every tcp stream once openssl is loaded; io_streams.c wraps them like
+ * of every tcp stream once openssl is loaded; io/socket_streams.c wraps them like
  * any socket ops. In blocking mode ext/openssl waits inside its own loops
  * with poll(); in non-blocking mode the same loops make one attempt and
  * report "would block" instead: SSL_read/SSL_write return 0 with errno
@@ -39,7 +39,10 @@
  * SSL_get_fd are looked up in the process (PHP links libssl): no link-time
  * dependency, never a second libssl.
  */
+#include "io/tls.h"
+
 #include "io/socket_streams.h"
+#include "io/wait.h"
 
 #include "php_network.h"
 

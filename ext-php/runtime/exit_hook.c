@@ -3,7 +3,10 @@
  * shutdown (rule C15): the ZEND_EXIT opcode up to PHP 8.3, the exit()
  * function from PHP 8.4 on.
  */
-#include "php_async.h"
+#include "runtime/exit_hook.h"
+
+#include "api/exceptions.h"
+#include "runtime/globals.h"
 
 /*
  * exit()/die() anywhere, in a coroutine or the main flow, starts graceful

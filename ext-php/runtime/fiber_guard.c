@@ -6,7 +6,9 @@
  * runtime exists), `new Fiber` throws FiberError; once a Fiber was
  * constructed, the async API refuses to start (async_runtime()).
  */
-#include "php_async.h"
+#include "runtime/fiber_guard.h"
+
+#include "runtime/globals.h"
 
 #include "zend_fibers.h"
 

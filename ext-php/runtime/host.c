@@ -1,8 +1,10 @@
 /*
- * host.c - the host table the core calls back (api/include/tasync/host.h):
+ * runtime/host.c - what the core calls back (api/include/tasync/host.h):
  * PHP values and exceptions as opaque pointers, source locations, warnings,
  * and the executor switch done in coroutine_enter / coroutine_leave exactly
- * as php-src's Fibers do it (Zend/zend_fibers.c).
+ * as php-src's Fibers do it (Zend/zend_fibers.c); and the safe points where
+ * what those callbacks queued runs. The module (async.c) assembles the
+ * host table from these members and those of the other wings.
  *
  * One rule shapes this file: no PHP code may run inside a core callback (the
  * core is in the middle of scheduling, and PHP code could suspend or bail
@@ -12,8 +14,10 @@
  * runs at the next safe point, when a PHP function of this extension gets
  * control back from the core (async_safe_point).
  */
-#include "php_async.h"
-#include "php_async_io.h"
+#include "runtime/host.h"
+
+#include "api/exceptions.h"
+#include "runtime/globals.h"
 
 #include "zend_fibers.h"
 
@@ -67,18 +71,18 @@ void async_defer_release(zval *zv)
 	ZVAL_COPY_VALUE(&ASYNC_G(deferred)[ASYNC_G(deferred_count)++], zv);
 }
 
-static void host_value_retain(void *hd, void *value)
+void async_host_value_retain(void *hd, void *value)
 {
 	(void) hd;
 	if (ASYNC_IS_OBJECT_KEY(value)) {
-		/* An object used as a context key (context.c). */
+		/* An object used as a context key (api/context.c). */
 		GC_ADDREF(ASYNC_KEY_OBJECT(value));
 		return;
 	}
 	((async_box *) value)->refs++;
 }
 
-static void host_value_release(void *hd, void *value)
+void async_host_value_release(void *hd, void *value)
 {
 	async_box *box = value;
 	(void) hd;
@@ -101,13 +105,13 @@ static void host_value_release(void *hd, void *value)
 
 /* ------------------------------------------------------------- errors */
 
-static void host_error_retain(void *hd, void *error)
+void async_host_error_retain(void *hd, void *error)
 {
 	(void) hd;
 	GC_ADDREF((zend_object *) error);
 }
 
-static void host_error_release(void *hd, void *error)
+void async_host_error_release(void *hd, void *error)
 {
 	zval zv;
 	(void) hd;
@@ -115,19 +119,19 @@ static void host_error_release(void *hd, void *error)
 	async_defer_release(&zv);
 }
 
-static void *host_error_create(void *hd, int kind, int code, const char *message)
+void *async_host_error_create(void *hd, int kind, int code, const char *message)
 {
 	(void) hd;
 	return async_error_create(kind, code, message);
 }
 
-static int host_error_is_cancellation(void *hd, void *error)
+int async_host_error_is_cancellation(void *hd, void *error)
 {
 	(void) hd;
 	return instanceof_function(((zend_object *) error)->ce, async_ce_cancellation_error);
 }
 
-static size_t host_error_describe(void *hd, void *error, char *buf, size_t len)
+size_t async_host_error_describe(void *hd, void *error, char *buf, size_t len)
 {
 	zend_object *obj = error;
 	zval rv, *msg;
@@ -153,7 +157,7 @@ static size_t host_error_describe(void *hd, void *error, char *buf, size_t len)
  * buffers. These are a few word copies each way, cheaper than comparing
  * them first.
  */
-void async_save_vm(async_vm_state *s)
+static void host_save_vm(async_vm_state *s)
 {
 	s->vm_stack = EG(vm_stack);
 	s->vm_stack_top = EG(vm_stack_top);
@@ -175,7 +179,7 @@ void async_save_vm(async_vm_state *s)
 #endif
 }
 
-void async_restore_vm(const async_vm_state *s)
+static void host_restore_vm(const async_vm_state *s)
 {
 	EG(vm_stack) = s->vm_stack;
 	EG(vm_stack_top) = s->vm_stack_top;
@@ -199,6 +203,8 @@ void async_restore_vm(const async_vm_state *s)
 
 /* ------------------------------------------------ output buffers (C23) */
 
+static void host_output_abandon(async_vm_state *s);
+
 void async_output_start(void)
 {
 	zend_stack_init(&OG(handlers), sizeof(php_output_handler *));
@@ -220,7 +226,7 @@ void async_output_end(void)
 	if (zend_stack_count(&OG(handlers)) > 0) {
 		async_vm_state s;
 		s.ob_handlers = OG(handlers);
-		async_output_abandon(&s);
+		host_output_abandon(&s);
 		OG(handlers) = s.ob_handlers;
 	}
 	OG(active) = NULL;
@@ -228,7 +234,7 @@ void async_output_end(void)
 	zend_stack_destroy(&OG(handlers));
 }
 
-void async_output_abandon(async_vm_state *s)
+static void host_output_abandon(async_vm_state *s)
 {
 	php_output_handler **list = s->ob_handlers.elements;
 	for (int i = s->ob_handlers.top - 1; i >= 0; i--) {
@@ -250,37 +256,25 @@ void async_output_abandon(async_vm_state *s)
 	s->ob_handlers.max = 0;
 }
 
-static void host_coroutine_enter(void *hd, tasync_coroutine_t *co, void *co_data)
+void async_host_coroutine_enter(void *hd, tasync_coroutine_t *co, void *co_data)
 {
 	(void) hd;
 	(void) co;
 	if (co_data != NULL) {
-		async_restore_vm(co_data);
+		host_restore_vm(co_data);
 	}
 }
 
-static void host_coroutine_leave(void *hd, tasync_coroutine_t *co, void *co_data)
+void async_host_coroutine_leave(void *hd, tasync_coroutine_t *co, void *co_data)
 {
 	(void) hd;
 	(void) co;
 	if (co_data != NULL) {
-		async_save_vm(co_data);
+		host_save_vm(co_data);
 	}
 	/* Native coroutines (no PHP state) run next possibly: leave no frame
 	 * pointer behind that capture_location could follow. */
 	EG(current_execute_data) = NULL;
-}
-
-static void host_coroutine_free(void *hd, tasync_coroutine_t *co, void *co_data)
-{
-	async_vm_state *s = co_data;
-	(void) hd;
-	(void) co;
-	if (s == &ASYNC_G(main_vm)) {
-		return; /* the main flow's VM stack belongs to PHP */
-	}
-	/* The core is done with the coroutine's record (coroutine.c). */
-	async_coroutine_record_free(s);
 }
 
 void async_vm_free_pages(async_vm_state *s)
@@ -294,14 +288,14 @@ void async_vm_free_pages(async_vm_state *s)
 		stack = prev;
 	}
 	s->vm_stack = NULL;
-	async_output_abandon(s);
+	host_output_abandon(s);
 }
 
 /* ------------------------------------------------ warnings, locations */
 
 /* Queues a warning for the next safe point, reported at where (the user
  * code that ran when the core raised it, or what it is about). */
-static void host_warning_at(void *hd, const char *message, const tasync_location_t *where)
+void async_host_warning_at(void *hd, const char *message, const tasync_location_t *where)
 {
 	(void) hd;
 	if (ASYNC_G(warning_count) == ASYNC_G(warning_size)) {
@@ -317,9 +311,9 @@ static void host_warning_at(void *hd, const char *message, const tasync_location
 	}
 }
 
-static void host_warning(void *hd, const char *message)
+void async_host_warning(void *hd, const char *message)
 {
-	host_warning_at(hd, message, NULL);
+	async_host_warning_at(hd, message, NULL);
 }
 
 /*
@@ -331,7 +325,7 @@ static void host_warning(void *hd, const char *message)
  * the frames does what zend_get_executed_filename_ex() and
  * zend_get_executed_lineno() do with one walk each.
  */
-static int host_capture_location(void *hd, tasync_location_t *out)
+int async_host_capture_location(void *hd, tasync_location_t *out)
 {
 	(void) hd;
 	zend_execute_data *ex = EG(current_execute_data);
@@ -379,26 +373,6 @@ static int host_capture_location(void *hd, tasync_location_t *out)
 	out->reserved0 = 0;
 	return 0;
 }
-
-const tasync_host_t async_host = {
-	.size = sizeof(tasync_host_t),
-	.value_retain = host_value_retain,
-	.value_release = host_value_release,
-	.error_retain = host_error_retain,
-	.error_release = host_error_release,
-	.error_create = host_error_create,
-	.error_is_cancellation = host_error_is_cancellation,
-	.error_describe = host_error_describe,
-	.coroutine_enter = host_coroutine_enter,
-	.coroutine_leave = host_coroutine_leave,
-	.coroutine_free = host_coroutine_free,
-	.warning = host_warning,
-	.capture_location = host_capture_location,
-	.may_suspend = async_host_may_suspend,
-	.wait_end = async_host_wait_end,
-	.warning_at = host_warning_at,
-	.stall_report = async_stall_report,
-};
 
 /* --------------------------------------------------------- safe points */
 
@@ -475,11 +449,14 @@ void async_exception_restore(const async_exception_aside *a)
 	}
 }
 
-void async_scope_dispose_on_release(tasync_scope_t *scope)
+/* Throws what a core call that may have run PHP code returned. */
+void async_core_call_done(int rc, void *err)
 {
-	void *err = NULL;
-	tasync_scope_dispose(scope, TASYNC_DISPOSE_ON_RELEASE, 0, &err);
-	if (err != NULL) {
+	async_safe_point();
+	async_rethrow_bailout();
+	if (rc != 0) {
+		async_throw_error(rc, err);
+	} else if (err != NULL) {
 		OBJ_RELEASE((zend_object *) err);
 	}
 }
@@ -598,4 +575,13 @@ void async_abort_all(int mode)
 		"The program is shutting down");
 	tasync_runtime_abort(rt, mode, err);
 	OBJ_RELEASE(err);
+}
+
+void async_host_discard_warnings(void)
+{
+	for (uint32_t i = 0; i < ASYNC_G(warning_count); i++) {
+		zend_string_release(ASYNC_G(warnings)[i].message);
+	}
+	ASYNC_G(warning_count) = 0;
+	async_safe_point();
 }

@@ -1,5 +1,5 @@
 /*
- * signal.c - Async\signal(): a coroutine awaits a signal (rule C26), and
+ * runtime/signal.c - Async\signal(): a coroutine awaits a signal (rule C26), and
  * keeps PHP's own signal handling (pcntl, Zend's) working next to it.
  *
  * The core owns the signals a runtime watches (tasync_await_signal): its
@@ -30,8 +30,13 @@
  * that a delivery between two waits is counted rather than meeting the
  * default action; the previous dispositions come back then.
  */
-#include "php_async.h"
-#include "php_async_io.h"
+#include "runtime/signal.h"
+
+#include "api/awaitable.h"
+#include "api/exceptions.h"
+#include "io/hooks.h"
+#include "runtime/host.h"
+#include "runtime/runtime.h"
 
 #include <signal.h>
 

@@ -1,5 +1,5 @@
 /*
- * stall.c - rule C25 for PHP: the ini setting async.stall_timeout and the
+ * runtime/stall.c - rule C25 for PHP: the ini setting async.stall_timeout and the
  * host's stall_report member, which names the PHP function a stalled
  * coroutine is in and its file:line.
  *
@@ -36,7 +36,9 @@
  * points, so for a function blocked in a call it is the call's line, and
  * for a loop computing without calls it may be a few lines before.
  */
-#include "php_async.h"
+#include "runtime/stall.h"
+
+#include "runtime/globals.h"
 
 #include <errno.h>
 #include <sys/uio.h>

@@ -1,12 +1,13 @@
 /*
- * io/curl.h - what curl.c (the ext/curl functions taken over) and
- * curl_driver.c (libcurl's socket and timer callbacks, the waits) share.
- * Built when libcurl's headers are found (ASYNC_HAVE_CURL).
+ * io/curl_driver.h - what the runtime knows of a curl multi handle
+ * (io/curl_driver.c: libcurl's socket and timer callbacks, the waits), for
+ * io/curl.c, which takes over the ext/curl functions. Built when libcurl's
+ * headers are found (ASYNC_HAVE_CURL).
  */
-#ifndef ASYNC_IO_CURL_H
-#define ASYNC_IO_CURL_H
+#ifndef ASYNC_IO_CURL_DRIVER_H
+#define ASYNC_IO_CURL_DRIVER_H
 
-#include "php_async_io.h"
+#include "io/wait.h"
 
 #ifdef ASYNC_HAVE_CURL
 
@@ -60,7 +61,8 @@ curl_drv *async_io_curl_driver_find(zend_object *key);
 curl_drv *async_io_curl_driver_new(zend_object *key, CURLM *multi, zval *private_mh);
 /* The coroutine running a transfer on the CurlHandle obj, or NULL. */
 tasync_coroutine_t *async_io_curl_busy_owner(zend_object *obj);
-/* Before an easy handle runs inside a coroutine (see curl.c's top comment). */
+/* Before an easy handle runs inside a coroutine (see io/curl.c's top
+ * comment). */
 void async_io_curl_prepare_easy(CURL *cp);
 
 /* The CURL_CSELECT_* bits of a ready socket. A hang-up or an error is
@@ -92,4 +94,4 @@ async_io_status async_io_curl_wait(curl_drv *d, uint64_t deadline, bool with_cha
 
 #endif /* ASYNC_HAVE_CURL */
 
-#endif /* ASYNC_IO_CURL_H */
+#endif /* ASYNC_IO_CURL_DRIVER_H */
