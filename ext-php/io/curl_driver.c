@@ -9,9 +9,9 @@
 #include "io/curl_driver.h"
 
 #include "io/families.h"
+#include "io/poll.h"
 #include "io/wait.h"
 #include "runtime/globals.h"
-#include "runtime/host.h"
 
 #ifdef ASYNC_HAVE_CURL
 
@@ -203,27 +203,6 @@ tasync_coroutine_t *async_io_curl_busy_owner(zend_object *obj)
 
 /* ---------------------------------------------------------------- waits */
 
-typedef struct curl_helper {
-	uint32_t refs;
-	int fd;
-	unsigned events;
-} curl_helper;
-
-static void curl_helper_release(void *arg)
-{
-	curl_helper *h = arg;
-	if (--h->refs == 0) {
-		efree(h);
-	}
-}
-
-static void curl_helper_entry(tasync_coroutine_t *self, void *arg)
-{
-	(void) self;
-	curl_helper *h = arg;
-	tasync_await_fd(NULL, h->fd, h->events, NULL, NULL, NULL);
-}
-
 static unsigned curl_poll_to_io(short events)
 {
 	return ((events & POLLIN) ? TASYNC_IO_READABLE : 0) | ((events & POLLOUT) ? TASYNC_IO_WRITABLE : 0);
@@ -277,82 +256,21 @@ static uint32_t curl_poll_now(struct pollfd *p, uint32_t n)
 }
 
 /*
- * Waits for the first of n fds (one helper coroutine each) or changed
- * (may be NULL), up to deadline (0: none). ASYNC_IO_READY when one of them
- * completed; the caller then polls for what is ready.
+ * Waits for the first of n fds or changed (may be NULL), up to deadline (0:
+ * none), through io/poll.c: ASYNC_IO_READY when one of them is ready or
+ * its wait ended otherwise (the caller then polls for what is ready).
+ * libcurl's sockets are watched as they are: its close callback forgets
+ * them (curl_close_socket).
  */
 static async_io_status curl_wait_many(struct pollfd *p, uint32_t n, tasync_awaitable_t *changed, uint64_t deadline)
 {
-	tasync_runtime_t *rt = ASYNC_G(rt);
-	curl_helper **helpers = safe_emalloc(n, sizeof(*helpers), 0);
-	tasync_coroutine_t **cos = safe_emalloc(n, sizeof(*cos), 0);
-	tasync_awaitable_t **aws = safe_emalloc(n + 1, sizeof(*aws), 0);
-	uint32_t spawned = 0;
+	async_io_poll_set set;
+	async_io_poll_init(&set);
 	for (uint32_t i = 0; i < n; i++) {
-		curl_helper *h = emalloc(sizeof(*h));
-		h->refs = 2;
-		h->fd = p[i].fd;
-		h->events = curl_poll_to_io(p[i].events);
-		tasync_spawn_options_t o;
-		memset(&o, 0, sizeof(o));
-		o.size = sizeof(o);
-		o.entry = curl_helper_entry;
-		o.arg = h;
-		o.arg_release = curl_helper_release;
-		if (tasync_spawn(rt, &o, &cos[spawned], NULL) != 0) {
-			efree(h);
-			break;
-		}
-		helpers[spawned] = h;
-		aws[spawned] = tasync_coroutine_awaitable(cos[spawned]);
-		spawned++;
+		async_io_poll_add(&set, p[i].fd, curl_poll_to_io(p[i].events), ASYNC_IO_POLL_WATCH);
 	}
-	uint32_t count = spawned;
-	if (changed != NULL) {
-		aws[count++] = changed;
-	}
-
-	async_io_status st;
-	int rc = 0;
-	void *err = NULL;
-	uint64_t now = tasync_runtime_now(rt);
-	tasync_awaitable_t *timeout = NULL;
-	if (spawned < n) {
-		/* The scope refused a helper: watch for a short while only, then
-		 * the caller polls every socket. */
-		uint64_t soon = now + 10000000u;
-		if (deadline == 0 || deadline > soon) {
-			deadline = soon;
-		}
-	}
-	if (count == 0 || (deadline != 0 && tasync_timeout_create(rt, deadline > now ? deadline - now : 0, &timeout) != 0)) {
-		st = ASYNC_IO_UNSUPPORTED;
-		rc = -1;
-	} else {
-		rc = tasync_await_any(rt, aws, count, timeout, &err);
-		tasync_awaitable_release(timeout);
-		st = ASYNC_IO_READY;
-	}
-	for (uint32_t i = 0; i < spawned; i++) {
-		if (!(tasync_coroutine_flags(cos[i]) & TASYNC_CO_COMPLETED)) {
-			tasync_coroutine_cancel(cos[i], NULL);
-		}
-		tasync_coroutine_release(cos[i]);
-		curl_helper_release(helpers[i]);
-	}
-	efree(aws);
-	efree(cos);
-	efree(helpers);
-	if (st == ASYNC_IO_UNSUPPORTED) {
-		return st;
-	}
-	if (rc >= 0) {
-		return async_after_switch() ? ASYNC_IO_READY : ASYNC_IO_ABORTED;
-	}
-	st = async_io_after_wait(rc, err);
-	if (st == ASYNC_IO_TIMEOUT && spawned < n) {
-		st = ASYNC_IO_READY; /* the short watch of a refused helper ended */
-	}
+	async_io_status st = async_io_poll_wait(&set, changed, deadline, ASYNC_IO_POLL_ANY_END | ASYNC_IO_POLL_SHORT_WATCH);
+	async_io_poll_free(&set);
 	return st;
 }
 

@@ -44,7 +44,7 @@
  */
 #include "io/families.h"
 #include "io/hooks.h"
-#include "io/select.h"
+#include "io/poll.h"
 #include "io/wait.h"
 #include "runtime/globals.h"
 
@@ -685,31 +685,35 @@ static void io_select_collect(zval *array, unsigned events, io_select_set *set)
 }
 
 /*
- * Waits until one of the sockets of set is ready or the deadline passes.
- * Each is watched through a dup() listed as a waiter, as io_socket_wait()
- * does, so that socket_close() of any of them from another coroutine ends
- * the wait: ASYNC_IO_CLOSED then.
+ * Waits until one of the sockets of the arrays is ready or the deadline
+ * passes. Each is watched through a dup() listed as a waiter, as
+ * io_socket_wait() does, so that socket_close() of any of them from
+ * another coroutine ends the wait: ASYNC_IO_CLOSED then.
  */
-static async_io_status io_select_wait(io_select_set *set, uint64_t deadline)
+static async_io_status io_select_wait(async_io_select_call *call, zval *saved, uint64_t deadline)
 {
-	uint32_t n = set->n;
-	io_socket_waiter *waiters = safe_emalloc(n, sizeof(io_socket_waiter), 0);
-	int *fds = safe_emalloc(n, sizeof(int), 0);
+	(void) call;
+	io_select_set sockets = { 0 };
+	io_select_collect(&saved[0], TASYNC_IO_READABLE, &sockets);
+	io_select_collect(&saved[1], TASYNC_IO_WRITABLE, &sockets);
+	io_select_collect(&saved[2], TASYNC_IO_PRIORITY, &sockets);
+	uint32_t n = sockets.n;
+	io_socket_waiter *waiters = n > 0 ? safe_emalloc(n, sizeof(io_socket_waiter), 0) : NULL;
+	async_io_poll_set set;
+	async_io_poll_init(&set);
 	uint32_t listed = 0;
-	async_io_status st = ASYNC_IO_UNSUPPORTED;
 	for (; listed < n; listed++) {
-		fds[listed] = dup(set->sockets[listed]->bsd_socket);
-		if (fds[listed] < 0) {
+		int fd = dup(sockets.sockets[listed]->bsd_socket);
+		if (fd < 0) {
 			break;
 		}
 		waiters[listed] = (io_socket_waiter) {
-			.socket = set->sockets[listed], .watched = fds[listed], .closed = false, .next = io_socket_waiters,
+			.socket = sockets.sockets[listed], .watched = fd, .closed = false, .next = io_socket_waiters,
 		};
 		io_socket_waiters = &waiters[listed];
+		async_io_poll_add(&set, fd, sockets.events[listed], ASYNC_IO_POLL_OWN);
 	}
-	if (listed == n) {
-		st = async_io_wait_own_fds(fds, set->events, n, deadline);
-	}
+	async_io_status st = listed == n ? async_io_poll_wait(&set, NULL, deadline, 0) : ASYNC_IO_UNSUPPORTED;
 	bool closed = false;
 	for (uint32_t i = 0; i < listed; i++) {
 		for (io_socket_waiter **p = &io_socket_waiters; *p != NULL; p = &(*p)->next) {
@@ -719,12 +723,33 @@ static async_io_status io_select_wait(io_select_set *set, uint64_t deadline)
 			}
 		}
 		closed |= waiters[i].closed;
-		tasync_fd_forget(ASYNC_G(rt), fds[i]);
-		close(fds[i]);
+		tasync_fd_forget(ASYNC_G(rt), waiters[i].watched);
+		close(waiters[i].watched);
 	}
-	efree(waiters);
-	efree(fds);
+	async_io_poll_free(&set);
+	if (waiters != NULL) {
+		efree(waiters);
+	}
+	if (sockets.sockets != NULL) {
+		efree(sockets.sockets);
+		efree(sockets.events);
+	}
 	return closed && st != ASYNC_IO_ABORTED ? ASYNC_IO_CLOSED : st;
+}
+
+static void io_select_failed(async_io_select_call *call, async_io_status st)
+{
+	(void) call;
+	/*
+	 * Cancelled (C18), or socket_close() of one of its sockets from another
+	 * coroutine: the select fails as select(2) fails on a closed descriptor
+	 * (EBADF), reported as PHP reports a failed select; the arrays stay as
+	 * given. (PHP's TypeError "contains a closed socket" is its check of the
+	 * arguments, before any wait.)
+	 */
+	int err = st == ASYNC_IO_CLOSED ? EBADF : ECANCELED;
+	*io_sockets_last_error() = err;
+	php_error_docref(NULL, E_WARNING, "Unable to select [%d]: %s", err, strerror(err));
 }
 
 /* socket_select(?array &$read, ?array &$write, ?array &$except, ?int $seconds, int $microseconds = 0): int|false */
@@ -752,98 +777,8 @@ static ZEND_NAMED_FUNCTION(async_io_socket_select)
 	if (!forever && sec < 1000000000) {
 		deadline = tasync_runtime_now(ASYNC_G(rt)) + (uint64_t) sec * 1000000000u + (uint64_t) usec * 1000u;
 	}
-	zval saved[3];
-	for (int i = 0; i < 3; i++) {
-		ZVAL_UNDEF(&saved[i]);
-		zval *a = &args[i];
-		ZVAL_DEREF(a);
-		if (Z_TYPE_P(a) == IS_ARRAY) {
-			ZVAL_COPY(&saved[i], a);
-		}
-	}
-	zval sec_arg, usec_arg;
-	ZVAL_COPY_VALUE(&sec_arg, zsec);
-	ZVAL_LONG(zsec, 0);
-	if (zusec != NULL) {
-		ZVAL_COPY_VALUE(&usec_arg, zusec);
-		ZVAL_LONG(zusec, 0);
-	}
-	for (;;) {
-		orig_socket_select(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-		if (EG(exception) || Z_TYPE_P(return_value) != IS_LONG || Z_LVAL_P(return_value) != 0) {
-			break;
-		}
-		if (deadline != 0 && tasync_runtime_now(ASYNC_G(rt)) >= deadline) {
-			break;
-		}
-		/* Nothing ready: the arrays back as given, then wait for any socket. */
-		for (int i = 0; i < 3; i++) {
-			if (Z_TYPE(saved[i]) == IS_ARRAY && Z_ISREF(args[i])) {
-				zval *target = Z_REFVAL(args[i]);
-				zval old;
-				ZVAL_COPY_VALUE(&old, target);
-				ZVAL_COPY(target, &saved[i]);
-				zval_ptr_dtor(&old);
-			}
-		}
-		io_select_set set = { 0 };
-		io_select_collect(Z_TYPE(saved[0]) == IS_ARRAY ? &saved[0] : NULL, TASYNC_IO_READABLE, &set);
-		io_select_collect(Z_TYPE(saved[1]) == IS_ARRAY ? &saved[1] : NULL, TASYNC_IO_WRITABLE, &set);
-		io_select_collect(Z_TYPE(saved[2]) == IS_ARRAY ? &saved[2] : NULL, TASYNC_IO_PRIORITY, &set);
-		async_io_status st = set.n > 0 ? io_select_wait(&set, deadline) : async_io_wait_fds(NULL, NULL, 0, deadline);
-		if (set.sockets != NULL) {
-			efree(set.sockets);
-			efree(set.events);
-		}
-		if (st == ASYNC_IO_READY || st == ASYNC_IO_TIMEOUT) {
-			continue; /* PHP's select again: the result, or 0 after the deadline */
-		}
-		if (st == ASYNC_IO_CLOSED) {
-			/*
-			 * socket_close() of one of its sockets from another coroutine:
-			 * the select fails as select(2) fails on a closed descriptor
-			 * (EBADF), reported as PHP reports a failed select; the arrays
-			 * stay as given. (PHP's TypeError "contains a closed socket"
-			 * is its check of the arguments, before any wait.)
-			 */
-			*io_sockets_last_error() = EBADF;
-			php_error_docref(NULL, E_WARNING, "Unable to select [%d]: %s", EBADF, strerror(EBADF));
-			RETVAL_FALSE;
-			break;
-		}
-		if (st == ASYNC_IO_CANCELLED) {
-			/* C18: a failed select, reported as PHP reports one. */
-			*io_sockets_last_error() = ECANCELED;
-			php_error_docref(NULL, E_WARNING, "Unable to select [%d]: %s", ECANCELED, strerror(ECANCELED));
-			RETVAL_FALSE;
-			break;
-		}
-		if (st == ASYNC_IO_ABORTED) {
-			RETVAL_FALSE;
-			break;
-		}
-		/* The runtime cannot wait on these: PHP's own blocking select for
-		 * the time left. */
-		if (forever) {
-			ZVAL_NULL(zsec);
-		} else {
-			uint64_t now = tasync_runtime_now(ASYNC_G(rt));
-			uint64_t left = deadline > now ? deadline - now : 0;
-			ZVAL_LONG(zsec, (zend_long) (left / 1000000000u));
-			if (zusec != NULL) {
-				ZVAL_LONG(zusec, (zend_long) ((left % 1000000000u) / 1000u));
-			}
-		}
-		orig_socket_select(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-		break;
-	}
-	ZVAL_COPY_VALUE(zsec, &sec_arg);
-	if (zusec != NULL) {
-		ZVAL_COPY_VALUE(zusec, &usec_arg);
-	}
-	for (int i = 0; i < 3; i++) {
-		zval_ptr_dtor(&saved[i]);
-	}
+	async_io_select_call call = { .orig = orig_socket_select, .wait = io_select_wait, .failed = io_select_failed };
+	async_io_select_loop(&call, deadline, INTERNAL_FUNCTION_PARAM_PASSTHRU);
 }
 
 void async_io_ext_sockets_startup(void)

@@ -5,8 +5,8 @@
  * How. mysqlnd_poll() selects on the connections' sockets with PHP's
  * blocking select. PHP's mysqli_poll runs with a zero timeout; while it
  * finds nothing ready, the arrays are put back as given and the coroutine
- * waits (async_io_wait_fds, io/select.c) until one of the sockets of the
- * read array's connections is readable or the timeout passes; then PHP's
+ * waits (io/poll.c) until one of the sockets of the read array's
+ * connections is readable or the timeout passes; then PHP's
  * function runs again (a poll of the error array alone is PHP's own). So its
  * results, the reject array, its warnings and errors are PHP's own. A
  * cancelled wait fails as PHP's mysqli_poll fails (false, a warning).
@@ -18,7 +18,7 @@
  */
 #include "io/families.h"
 #include "io/hooks.h"
-#include "io/select.h"
+#include "io/poll.h"
 #include "io/wait.h"
 #include "runtime/globals.h"
 
@@ -56,26 +56,35 @@ static int io_mysqli_fd(zval *z)
 	return (int) fd;
 }
 
-static void io_mysqli_collect(zval *array, unsigned events, int **fds, unsigned **evs, uint32_t *n, uint32_t *cap)
+/*
+ * Waits until one of the sockets of the read array's connections is
+ * readable or the deadline passes: MySQL never sends out-of-band data, and
+ * not every reactor watches for it (libev does not). The error array alone
+ * is PHP's own poll.
+ */
+static async_io_status io_mysqli_wait(async_io_select_call *call, zval *saved, uint64_t deadline)
 {
-	if (Z_TYPE_P(array) != IS_ARRAY) {
-		return;
+	(void) call;
+	async_io_poll_set set;
+	async_io_poll_init(&set);
+	if (Z_TYPE(saved[0]) == IS_ARRAY) {
+		zval *elem;
+		ZEND_HASH_FOREACH_VAL(Z_ARRVAL(saved[0]), elem) {
+			async_io_poll_add(&set, io_mysqli_fd(elem), TASYNC_IO_READABLE, ASYNC_IO_POLL_DUP);
+		} ZEND_HASH_FOREACH_END();
 	}
-	zval *elem;
-	ZEND_HASH_FOREACH_VAL(Z_ARRVAL_P(array), elem) {
-		int fd = io_mysqli_fd(elem);
-		if (fd < 0) {
-			continue;
-		}
-		if (*n == *cap) {
-			*cap = *cap ? *cap * 2 : 8;
-			*fds = safe_erealloc(*fds, *cap, sizeof(int), 0);
-			*evs = safe_erealloc(*evs, *cap, sizeof(unsigned), 0);
-		}
-		(*fds)[*n] = fd;
-		(*evs)[*n] = events;
-		(*n)++;
-	} ZEND_HASH_FOREACH_END();
+	/* Nothing the runtime can wait on: PHP's own wait for the rest. */
+	async_io_status st = set.count > 0 ? async_io_poll_wait(&set, NULL, deadline, 0) : ASYNC_IO_UNSUPPORTED;
+	async_io_poll_free(&set);
+	return st;
+}
+
+static void io_mysqli_failed(async_io_select_call *call, async_io_status st)
+{
+	(void) call;
+	(void) st;
+	/* C18: a failed poll, with a warning as PHP's failures give. */
+	php_error_docref(NULL, E_WARNING, "%s", strerror(ECANCELED));
 }
 
 /* mysqli_poll(?array &$read, ?array &$error, array &$reject, int $seconds, int $microseconds = 0): int|false */
@@ -99,79 +108,10 @@ static ZEND_NAMED_FUNCTION(async_io_mysqli_poll)
 	if (sec < 1000000000) {
 		deadline = tasync_runtime_now(ASYNC_G(rt)) + (uint64_t) sec * 1000000000u + (uint64_t) usec * 1000u;
 	}
-	zval saved[3];
-	for (int i = 0; i < 3; i++) {
-		zval *a = &args[i];
-		ZVAL_DEREF(a);
-		ZVAL_COPY(&saved[i], a);
-	}
-	zval sec_arg, usec_arg;
-	ZVAL_COPY_VALUE(&sec_arg, zsec);
-	ZVAL_LONG(zsec, 0);
-	if (zusec != NULL) {
-		ZVAL_COPY_VALUE(&usec_arg, zusec);
-		ZVAL_LONG(zusec, 0);
-	}
-	for (;;) {
-		orig_mysqli_poll(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-		if (EG(exception) || Z_TYPE_P(return_value) != IS_LONG || Z_LVAL_P(return_value) != 0) {
-			break;
-		}
-		if (deadline != 0 && tasync_runtime_now(ASYNC_G(rt)) >= deadline) {
-			break;
-		}
-		/* Nothing ready: the arrays back as given, then wait. */
-		for (int i = 0; i < 3; i++) {
-			if (Z_ISREF(args[i])) {
-				zval *target = Z_REFVAL(args[i]);
-				zval old;
-				ZVAL_COPY_VALUE(&old, target);
-				ZVAL_COPY(target, &saved[i]);
-				zval_ptr_dtor(&old);
-			}
-		}
-		/* The read array's sockets only: MySQL never sends out-of-band
-		 * data, and not every reactor watches for it (libev does not). */
-		int *fds = NULL;
-		unsigned *evs = NULL;
-		uint32_t n = 0, cap = 0;
-		io_mysqli_collect(&saved[0], TASYNC_IO_READABLE, &fds, &evs, &n, &cap);
-		async_io_status st = ASYNC_IO_UNSUPPORTED;
-		if (n > 0) {
-			st = async_io_wait_fds(fds, evs, n, deadline);
-			efree(fds);
-			efree(evs);
-		}
-		if (st == ASYNC_IO_READY || st == ASYNC_IO_TIMEOUT) {
-			continue; /* PHP's poll again: the result, or 0 after the deadline */
-		}
-		if (st == ASYNC_IO_CANCELLED) {
-			/* C18: a failed poll, with a warning as PHP's failures give. */
-			php_error_docref(NULL, E_WARNING, "%s", strerror(ECANCELED));
-			RETVAL_FALSE;
-			break;
-		}
-		if (st == ASYNC_IO_ABORTED) {
-			RETVAL_FALSE;
-			break;
-		}
-		/* Nothing the runtime can wait on: PHP's own wait for the rest. */
-		uint64_t now = tasync_runtime_now(ASYNC_G(rt));
-		uint64_t left = deadline > now ? deadline - now : 0;
-		ZVAL_LONG(zsec, deadline == 0 ? sec : (zend_long) (left / 1000000000u));
-		if (zusec != NULL) {
-			ZVAL_LONG(zusec, deadline == 0 ? usec : (zend_long) ((left % 1000000000u) / 1000u));
-		}
-		orig_mysqli_poll(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-		break;
-	}
-	ZVAL_COPY_VALUE(zsec, &sec_arg);
-	if (zusec != NULL) {
-		ZVAL_COPY_VALUE(zusec, &usec_arg);
-	}
-	for (int i = 0; i < 3; i++) {
-		zval_ptr_dtor(&saved[i]);
-	}
+	async_io_select_call call = {
+		.orig = orig_mysqli_poll, .wait = io_mysqli_wait, .failed = io_mysqli_failed, .keep_all = true,
+	};
+	async_io_select_loop(&call, deadline, INTERNAL_FUNCTION_PARAM_PASSTHRU);
 }
 
 void async_io_mysqli_startup(void)
