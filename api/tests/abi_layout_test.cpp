@@ -16,7 +16,7 @@ static_assert(sizeof(void *) == 8, "the pinned layout is for LP64");
 TEST(AbiLayout, Version) {
     EXPECT_EQ(TASYNC_ABI_VERSION_MAJOR, 1);
     EXPECT_EQ(TASYNC_ABI_VERSION_MINOR, 3);
-    EXPECT_EQ(TASYNC_ABI_VERSION, 0x10002u);
+    EXPECT_EQ(TASYNC_ABI_VERSION, 0x10003u);
 }
 
 TEST(AbiLayout, BackendTable) {
@@ -121,12 +121,13 @@ TEST(AbiLayout, Work) {
 }
 
 TEST(AbiLayout, LoopOptions) {
-    PIN_SIZE(tasync_loop_options_t, 32);
+    PIN_SIZE(tasync_loop_options_t, 40);
     PIN_OFF(tasync_loop_options_t, size, 0);
     PIN_OFF(tasync_loop_options_t, flags, 4);
     PIN_OFF(tasync_loop_options_t, queue_depth, 8);
     PIN_OFF(tasync_loop_options_t, errbuf, 16);
     PIN_OFF(tasync_loop_options_t, errbuf_size, 24);
+    PIN_OFF(tasync_loop_options_t, thread_pool_size, 32);  // ABI 1.3
 }
 
 TEST(AbiLayout, HostTable) {
