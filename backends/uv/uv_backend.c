@@ -293,32 +293,26 @@ static int uv_loop_fork_(tasync_loop_t *loop) {
 
 static char g_version[64];
 
-static tasync_backend_t g_table = {
-    sizeof(tasync_backend_t),
-    TASYNC_ABI_VERSION,
-    UV_BACKEND_NAME,
-    g_version,
-    TASYNC_CAP_OFFLOAD | TASYNC_CAP_HANGUP | TASYNC_CAP_PRIORITY,
-    0,
-    uv_loop_create_,
-    uv_loop_destroy_,
-    uv_loop_run_,
-    uv_loop_wakeup_,
-    uv_loop_now_,
-    NULL, /* timer_open, timer_start, timer_stop: unused since ABI 1.2 */
-    NULL,
-    NULL,
-    uv_io_open_,
-    uv_io_start_,
-    uv_io_stop_,
-    uv_handle_close_,
-    NULL, /* signal_open, child_open: unused since ABI 1.2 */
-    NULL,
-    NULL,
-    NULL,
-    uv_work_submit_,
-    uv_work_cancel_,
-    uv_loop_fork_,
+/* The slots left out (timers, signals, children) stay NULL: the core owns
+ * timers, signals and children since ABI 1.2. */
+static const tasync_backend_t g_table = {
+    .size = sizeof(tasync_backend_t),
+    .abi_version = TASYNC_ABI_VERSION,
+    .name = UV_BACKEND_NAME,
+    .version = g_version,
+    .capabilities = TASYNC_CAP_OFFLOAD | TASYNC_CAP_HANGUP | TASYNC_CAP_PRIORITY,
+    .loop_create = uv_loop_create_,
+    .loop_destroy = uv_loop_destroy_,
+    .loop_run = uv_loop_run_,
+    .loop_wakeup = uv_loop_wakeup_,
+    .loop_now = uv_loop_now_,
+    .io_open = uv_io_open_,
+    .io_start = uv_io_start_,
+    .io_stop = uv_io_stop_,
+    .handle_close = uv_handle_close_,
+    .work_submit = uv_work_submit_,
+    .work_cancel = uv_work_cancel_,
+    .loop_fork = uv_loop_fork_,
 };
 
 /* Runs once when the shared object is loaded. */
