@@ -99,12 +99,12 @@ static ZEND_INI_MH(OnUpdateFileOffload)
 	return SUCCESS;
 }
 
-/* async.thread_pool_size: the most threads the core's pool runs blocking
- * work on (DNS, files, flock) when the backend has no pool of its own
- * (uring, ev). Threads start on demand and exit after 10 s idle; 0 is the
- * core's default (64). On uv, libuv's pool runs that work: a non-zero
- * value also becomes UV_THREADPOOL_SIZE unless the environment sets it
- * (see runtime/runtime.c). Read when the runtime is created. */
+/* async.thread_pool_size: the most threads blocking work (DNS, files,
+ * flock) runs on at once. Threads start on demand and exit after 10 s
+ * idle; 0 is the default (the core's 64; libuv's own 4 on uv). The runtime
+ * hands it to the backend's loop too: uv sizes libuv's pool with it unless
+ * the environment sets UV_THREADPOOL_SIZE (backends/uv). Read when the
+ * runtime is created. */
 static ZEND_INI_MH(OnUpdateThreadPoolSize)
 {
 	zend_long n = ZEND_STRTOL(ZSTR_VAL(new_value), NULL, 10);

@@ -61,10 +61,26 @@ static void set_err(const tasync_loop_options_t *opts, const char *what, int uve
         snprintf(opts->errbuf, opts->errbuf_size, "%s: %s", what, uv_strerror(uverr));
 }
 
+/* libuv sizes its pool from UV_THREADPOOL_SIZE when its first job starts
+ * it (4 threads without it, all started at once and kept for the life of
+ * the process, which is why the default stays libuv's). The host's
+ * thread_pool_size (loop options, ABI 1.3) becomes that variable before any
+ * job of this process can start the pool, unless the user set it: too late
+ * once libuv's pool has started (a later runtime keeps the first size). */
+static void apply_thread_pool_size(const tasync_loop_options_t *opts) {
+    char n[16];
+    if (opts == NULL || !TASYNC_TABLE_HAS(opts, tasync_loop_options_t, thread_pool_size) ||
+        opts->thread_pool_size == 0 || getenv("UV_THREADPOOL_SIZE") != NULL)
+        return;
+    snprintf(n, sizeof(n), "%u", opts->thread_pool_size);
+    setenv("UV_THREADPOOL_SIZE", n, 0);
+}
+
 static int uv_loop_create_(const tasync_loop_options_t *opts, tasync_loop_t **out) {
     struct tasync_loop *l = calloc(1, sizeof(*l));
     int rc;
     if (l == NULL) return -ENOMEM;
+    apply_thread_pool_size(opts);
     rc = uv_loop_init(&l->uv);
     if (rc != 0) {
         set_err(opts, "uv_loop_init failed", rc);

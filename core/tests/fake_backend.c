@@ -33,6 +33,7 @@
 #define FAKE_SLOW_WAKEUP 11  /* uv whose wakeup waits 20 ms before it wakes the loop */
 #define FAKE_COARSE_WAIT 12  /* uv whose bounded waits last a whole second at least */
 #define FAKE_CTOR_PROBE 13   /* uv, and a constructor that leaves a mark when it runs */
+#define FAKE_OPTIONS_PROBE 14 /* loop_create fails, naming the loop options it was given */
 
 #ifndef FAKE_KIND
 #error FAKE_KIND must be defined
@@ -219,6 +220,16 @@ __attribute__((constructor)) static void ctor_probe(void) {
 }
 #endif
 
+/* What the runtime hands loop_create (ABI 1.3: the host's thread pool
+ * size), said in the reason of a refusal so that a test can read it. */
+static int options_probe_create(const tasync_loop_options_t *opts, tasync_loop_t **out) {
+    (void)out;
+    if (opts != NULL && opts->errbuf != NULL)
+        snprintf(opts->errbuf, opts->errbuf_size, "options of %u bytes, thread_pool_size=%u", opts->size,
+                 TASYNC_TABLE_HAS(opts, tasync_loop_options_t, thread_pool_size) ? opts->thread_pool_size : 0u);
+    return -EPERM;
+}
+
 static int failing_create(const tasync_loop_options_t *opts, tasync_loop_t **out) {
     (void)out;
     if (opts != NULL && opts->errbuf != NULL)
@@ -239,6 +250,7 @@ TASYNC_BACKEND_ENTRY_DEFINE {
         case FAKE_TOO_SMALL: g_table.base.size = (uint32_t)offsetof(tasync_backend_t, io_open); break;
         case FAKE_MISSING_OP: g_table.base.io_start = NULL; break;
         case FAKE_INIT_FAILS: g_table.base.loop_create = failing_create; break;
+        case FAKE_OPTIONS_PROBE: g_table.base.loop_create = options_probe_create; break;
         case FAKE_SLOW_WAKEUP:
             g_real_wakeup = uv->loop_wakeup;
             g_table.base.loop_wakeup = slow_wakeup;

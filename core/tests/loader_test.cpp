@@ -39,10 +39,12 @@ struct Attempt {
     std::vector<std::string> warnings;
 };
 
-Attempt try_load(const std::string &backend, uint32_t flags = 0, const char *dir = nullptr) {
+Attempt try_load(const std::string &backend, uint32_t flags = 0, const char *dir = nullptr,
+                 uint32_t thread_pool_size = 0) {
     TestHost host;
     tasync_runtime_options_t o{};
     o.size = sizeof(o);
+    o.thread_pool_size = thread_pool_size;
     o.backend = backend.c_str();
     o.backend_dir = dir;
     o.flags = flags;
@@ -118,6 +120,18 @@ TEST(Loader, InitFailureNamesTheReason) {
     EXPECT_EQ(a.rc, TASYNC_EBACKEND_INIT);
     EXPECT_NE(a.err.find("failed to initialise"), std::string::npos) << a.err;
     EXPECT_NE(a.err.find("simulated refusal"), std::string::npos) << a.err;
+}
+
+// Issue 22: the host's thread pool size reaches the backend's loop (uv sizes
+// libuv's pool from it), not the process environment; 0 when not asked.
+TEST(Loader, TheThreadPoolSizeReachesTheLoopOptions) {
+    Attempt a = try_load(fake_path("options-probe"), 0, nullptr, 7);
+    EXPECT_EQ(a.rc, TASYNC_EBACKEND_INIT);
+    EXPECT_NE(a.err.find("options of " + std::to_string(sizeof(tasync_loop_options_t)) + " bytes"), std::string::npos)
+        << a.err;
+    EXPECT_NE(a.err.find("thread_pool_size=7"), std::string::npos) << a.err;
+    Attempt d = try_load(fake_path("options-probe"));
+    EXPECT_NE(d.err.find("thread_pool_size=0"), std::string::npos) << d.err;
 }
 
 TEST(Loader, FallbackToDefaultWarnsWithTheReason) {

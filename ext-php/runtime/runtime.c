@@ -21,27 +21,8 @@ void async_runtime_set_host(const tasync_host_t *host)
 	runtime_host = host;
 }
 
-/* libuv sizes its pool from UV_THREADPOOL_SIZE when its first job starts
- * it (4 threads without it, all started at once and kept for the life of
- * the process, which is why the default stays libuv's). An explicit
- * async.thread_pool_size is the one knob for every backend: it is handed to
- * libuv through the environment before any job can start its pool, unless
- * the user set UV_THREADPOOL_SIZE. Harmless on the other backends (nothing
- * else reads it); too late once libuv's pool has started in this process
- * (a later request of a long-lived SAPI keeps the size of the first). */
-static void apply_uv_threadpool_size(void)
-{
-	char n[24];
-	if (ASYNC_G(thread_pool_size) <= 0 || getenv("UV_THREADPOOL_SIZE") != NULL) {
-		return;
-	}
-	snprintf(n, sizeof(n), ZEND_LONG_FMT, ASYNC_G(thread_pool_size));
-	setenv("UV_THREADPOOL_SIZE", n, 0);
-}
-
 int async_runtime_create(tasync_runtime_t **out, char *errbuf, size_t errbuf_size)
 {
-	apply_uv_threadpool_size();
 	tasync_runtime_options_t o;
 	memset(&o, 0, sizeof(o));
 	o.size = sizeof(o);
@@ -81,7 +62,8 @@ tasync_runtime_t *async_runtime(void)
 	ASYNC_G(main_co) = tasync_coroutine_current(rt);
 	async_stall_runtime_created(rt);
 	tasync_coroutine_set_host_data(ASYNC_G(main_co), &ASYNC_G(main_vm));
-	/* A backend that could not be loaded was replaced by uv: say why. */
+	/* A backend that could not be loaded was replaced by the default one: say
+	 * why. */
 	async_safe_point();
 	return rt;
 }

@@ -67,7 +67,9 @@ typedef struct tasync_runtime_options {
     uint32_t stack_cache;       /* free stacks kept for reuse; 0 = 128 */
     /* The most offload threads when the backend has no pool of its own;
      * they start on demand and exit after 10 s idle. 0 = 64 (4, all kept,
-     * before ABI 1.2). */
+     * before ABI 1.2). Since ABI 1.3 it is also handed to the backend's
+     * loop (tasync_loop_options_t.thread_pool_size), which sizes a pool of
+     * its own with it (uv: libuv's). */
     uint32_t thread_pool_size;
     const tasync_host_t *host;  /* NULL: the built-in C host */
     void *host_data;            /* passed to every host callback */

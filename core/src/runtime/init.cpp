@@ -26,6 +26,9 @@ int tasync_runtime::open_backend(const char *name, const std::string &dir, std::
     lo.size = sizeof(lo);
     lo.errbuf = loop_err;
     lo.errbuf_size = sizeof(loop_err);
+    // What the host asked of offloaded work's concurrency: a backend with a
+    // pool of its own (uv) sizes it; 0 leaves its default.
+    lo.thread_pool_size = thread_pool_request;
     rc = backend.ops().loop_create(&lo, &loop);
     if (rc == 0) return 0;
     loop = nullptr;
@@ -43,7 +46,7 @@ int tasync_runtime::init(const tasync_runtime_options_t &o) {
     host_data = o.host_data;
     switch_hooks = host.coroutine_enter != nullptr || host.coroutine_leave != nullptr;
     if (o.zombie_timeout_ns != 0) zombie_timeout_ns = o.zombie_timeout_ns;
-    if (o.thread_pool_size != 0) thread_pool_size = o.thread_pool_size;
+    if (o.thread_pool_size != 0) thread_pool_size = thread_pool_request = o.thread_pool_size;
 
     auto report = [&](int code, const std::string &why) {
         if (o.errbuf != nullptr && o.errbuf_size > 0) std::snprintf(o.errbuf, o.errbuf_size, "%s", why.c_str());

@@ -337,6 +337,10 @@ struct tasync_runtime {
     // The most threads of the core's pool (a blocking pool: they start
     // on demand and exit when idle, see ThreadPool).
     unsigned thread_pool_size = 64;
+    // What the host asked for (tasync_runtime_options_t.thread_pool_size),
+    // 0 for the defaults: handed to the backend's loop as well, for a pool
+    // of its own.
+    unsigned thread_pool_request = 0;
     std::unique_ptr<tasync::detail::ThreadPool> pool;
 
     // --- settings
