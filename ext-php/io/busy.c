@@ -67,8 +67,6 @@ void async_io_busy_detach(async_io_busy *b)
 static void io_busy_free(async_io_busy *b)
 {
 	tasync_awaitable_release(b->changed);
-	tasync_awaitable_release(b->timeouts[0]);
-	tasync_awaitable_release(b->timeouts[1]);
 	efree(b);
 }
 

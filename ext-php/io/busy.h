@@ -31,9 +31,6 @@ typedef struct async_io_busy {
 	bool kept;                     /* a socket stream's: kept from its first wait
 	                                * to its close (io/socket_streams.c), so that a wait
 	                                * neither allocates nor inserts into the table */
-	tasync_awaitable_t *timeouts[2];  /* kept: the reader's and the writer's timeout,
-	                                   * reused by their next waits (io/socket_streams.c) */
-	uint64_t timeout_deadlines[2];    /* when each of those fires */
 } async_io_busy;
 
 async_io_busy *async_io_busy_find(php_stream *stream);

@@ -5,9 +5,11 @@
  * (io/curl_driver.c), and the loop the three select-like functions share.
  *
  * The wait. One native helper coroutine per fd waits on it
- * (tasync_await_fd) and the caller awaits the first helper to finish, or
- * the awaitable it also waits for (tasync_await_any); then the helpers
- * still waiting are cancelled. An fd PHP's code owns is watched through a
+ * (tasync_await_fd_until) and the caller awaits the first helper to finish,
+ * or the awaitable it also waits for (tasync_await_any); then the helpers
+ * still waiting are cancelled. The set's deadline travels with the first
+ * helper's wait: when it passes, that wait ends the set's with -ETIMEDOUT,
+ * and no timeout awaitable is made. An fd PHP's code owns is watched through a
  * dup() forgotten and closed afterwards, so the reactor never keeps a
  * watch on an fd number that PHP may close and reuse; one whose closer
  * forgets it first (a socket stream's) is watched as it is.
@@ -103,7 +105,8 @@ typedef struct poll_helper {
 	uint32_t refs;
 	int fd;
 	unsigned events;
-	int rc;           /* tasync_await_fd's result, 1 until it returns */
+	uint64_t deadline; /* the set's deadline (first helper only), or 0 */
+	int rc;            /* tasync_await_fd_until's result, 1 until it returns */
 } poll_helper;
 
 static void poll_helper_release(void *arg)
@@ -118,7 +121,7 @@ static void poll_helper_entry(tasync_coroutine_t *self, void *arg)
 {
 	poll_helper *h = arg;
 	(void) self;
-	h->rc = tasync_await_fd(NULL, h->fd, h->events, NULL, NULL, NULL);
+	h->rc = tasync_await_fd_until(NULL, h->fd, h->events, h->deadline, NULL, NULL, NULL);
 }
 
 /* With ASYNC_IO_POLL_SHORT_WATCH, how long the fds that got a helper are
@@ -158,6 +161,7 @@ async_io_status async_io_poll_wait(async_io_poll_set *set, tasync_awaitable_t *a
 		h->refs = 2;
 		h->fd = fds[i].watched;
 		h->events = fds[i].events;
+		h->deadline = 0;
 		h->rc = 1;
 		tasync_spawn_options_t o;
 		memset(&o, 0, sizeof(o));
@@ -178,34 +182,51 @@ async_io_status async_io_poll_wait(async_io_poll_set *set, tasync_awaitable_t *a
 		aws[spawned] = tasync_coroutine_awaitable(cos[spawned]);
 		spawned++;
 	}
-	uint32_t count = spawned;
-	if (also != NULL) {
-		aws[count++] = also;
-	}
 
 	async_io_status st = ASYNC_IO_UNSUPPORTED;
 	bool waited = false;
 	int rc = 0;
 	void *err = NULL;
-	if (!unsupported && count > 0) {
+	if (!unsupported && (spawned > 0 || also != NULL)) {
 		uint64_t now = tasync_runtime_now(rt);
 		if (short_watch && (deadline == 0 || deadline > now + POLL_SHORT_WATCH_NS)) {
 			deadline = now + POLL_SHORT_WATCH_NS;
 		}
-		tasync_awaitable_t *timeout = NULL;
-		if (deadline != 0 && (deadline <= now || tasync_timeout_create(rt, deadline - now, &timeout) != 0)) {
+		if (deadline != 0 && deadline <= now) {
 			st = short_watch ? ASYNC_IO_READY : ASYNC_IO_TIMEOUT;
-		} else {
-			rc = tasync_await_any(rt, aws, count, timeout, &err);
+		} else if (spawned == 0) {
+			/* Only the awaitable: its wait carries the deadline. */
+			void *value = NULL;
+			rc = tasync_await_until(rt, also, deadline, NULL, &value, &err);
+			tasync_value_release(rt, value);
+			if (rc == TASYNC_EFAILED) {
+				tasync_error_release(rt, err); /* it completed; how does not matter here */
+				err = NULL;
+				rc = 0;
+			}
 			waited = true;
-			tasync_awaitable_release(timeout);
+			st = ASYNC_IO_READY;
+		} else {
+			/* The deadline travels with the first helper's wait (ABI 1.3):
+			 * its -ETIMEDOUT ends the set's wait, no timeout awaitable. */
+			helpers[0]->deadline = deadline;
+			uint32_t count = spawned;
+			if (also != NULL) {
+				aws[count++] = also;
+			}
+			rc = tasync_await_any(rt, aws, count, NULL, &err);
+			waited = true;
 			if (rc >= 0) {
 				/* A helper that could not wait at all (an fd the reactor
 				 * refuses): the caller's own blocking wait instead, unless
 				 * it polls for itself. A forgotten fd is readiness. */
 				int hrc = (uint32_t) rc < spawned ? helpers[rc]->rc : 0;
-				st = hrc == 0 || hrc == -EBADF || (flags & ASYNC_IO_POLL_ANY_END) ? ASYNC_IO_READY
+				st = hrc == -ETIMEDOUT ? ASYNC_IO_TIMEOUT
+					: hrc == 0 || hrc == -EBADF || (flags & ASYNC_IO_POLL_ANY_END) ? ASYNC_IO_READY
 					: ASYNC_IO_UNSUPPORTED;
+				if (st == ASYNC_IO_TIMEOUT && short_watch) {
+					st = ASYNC_IO_READY; /* the short watch ended: the caller polls */
+				}
 			}
 		}
 	}

@@ -181,50 +181,10 @@ static ssize_t io_send_failed(size_t count, int err);
 
 /* The status of a wait as seen by an operation on stream: a stream that
  * fclose() is closing ends every wait. role: 0 none (accept, recvfrom),
- * 1 the stream's reader, 2 its writer (C24). */
-/*
- * A wait of the stream's reader (role 1) or writer (2) until deadline with
- * the timeout awaitable that role's previous wait used, when that one fires
- * no later than deadline (issue 13, P3): a keep-alive connection under
- * default_socket_timeout would otherwise allocate a timeout, push it into
- * the runtime's timer heap and take it out again once per request. When
- * the kept timeout fires before this wait's own deadline (it was armed for
- * an earlier read), the wait goes on with a new one; so each stream arms
- * about one timer per timeout period instead of one per operation.
- */
-static async_io_status io_wait_kept(async_io_busy *b, int role, int fd, unsigned events, uint64_t deadline)
-{
-	if (role == 0 || deadline == 0 || !b->kept) {
-		return async_io_wait_fd(fd, events, deadline, NULL);
-	}
-	tasync_runtime_t *rt = ASYNC_G(rt);
-	tasync_awaitable_t **kept = &b->timeouts[role - 1];
-	uint64_t *kept_deadline = &b->timeout_deadlines[role - 1];
-	for (;;) {
-		uint64_t now = tasync_runtime_now(rt);
-		if (now >= deadline) {
-			return ASYNC_IO_TIMEOUT;
-		}
-		if (*kept != NULL && (*kept_deadline > deadline || tasync_awaitable_is_completed(*kept))) {
-			tasync_awaitable_release(*kept);
-			*kept = NULL;
-		}
-		if (*kept == NULL) {
-			if (tasync_timeout_create(rt, deadline - now, kept) != 0) {
-				*kept = NULL;
-				return async_io_wait_fd(fd, events, deadline, NULL);
-			}
-			*kept_deadline = deadline;
-		}
-		void *err = NULL;
-		int rc = tasync_await_fd(rt, fd, events, *kept, NULL, &err);
-		async_io_status st = async_io_after_wait(rc, err);
-		if (st != ASYNC_IO_TIMEOUT || *kept_deadline >= deadline || b->closing) {
-			return st;
-		}
-	}
-}
-
+ * 1 the stream's reader, 2 its writer (C24). The deadline travels with the
+ * wait (io/wait.c): a keep-alive connection under default_socket_timeout
+ * arms and disarms one entry of the runtime's timer heap per wait, and
+ * allocates nothing. */
 static async_io_status io_wait_as(php_stream *stream, int fd, unsigned events, uint64_t deadline,
 		tasync_coroutine_t *self, int role)
 {
@@ -241,7 +201,7 @@ static async_io_status io_wait_as(php_stream *stream, int fd, unsigned events, u
 	} else if (role == 2) {
 		b->writer = self;
 	}
-	async_io_status st = io_wait_kept(b, role, fd, events, deadline);
+	async_io_status st = async_io_wait_fd(fd, events, deadline, NULL);
 	async_io_busy_check_gone(b);
 	if (role == 1 && b->reader == self) {
 		b->reader = NULL;

@@ -18,6 +18,8 @@
 
 #include "zend_fibers.h"
 
+#include <errno.h>
+
 tasync_coroutine_t *async_io_coroutine(void)
 {
 	tasync_runtime_t *rt = ASYNC_G(rt);
@@ -54,7 +56,7 @@ async_io_status async_io_after_wait(int rc, void *err)
 			return ASYNC_IO_ABORTED;
 		case 0:
 			return ASYNC_IO_READY;
-		case TASYNC_EAWAIT_CANCELLED:
+		case -ETIMEDOUT:
 			return ASYNC_IO_TIMEOUT;
 		case -ECANCELED:
 			return ASYNC_IO_CANCELLED;
@@ -100,42 +102,20 @@ int async_host_wait_end(void *hd, tasync_coroutine_t *co, void *co_data, int rc,
 	return rc;
 }
 
-/* A timeout awaitable for deadline (none for 0); false when it has passed. */
-static bool io_timeout_for(uint64_t deadline, tasync_awaitable_t **out)
-{
-	*out = NULL;
-	if (deadline == 0) {
-		return true;
-	}
-	tasync_runtime_t *rt = ASYNC_G(rt);
-	uint64_t now = tasync_runtime_now(rt);
-	if (now >= deadline) {
-		return false;
-	}
-	return tasync_timeout_create(rt, deadline - now, out) == 0;
-}
-
+/* A deadline travels with the wait (ABI 1.3): the core answers -ETIMEDOUT
+ * itself when it passes, at once when it has passed already, with no
+ * timeout awaitable made for it. */
 async_io_status async_io_wait_fd(int fd, unsigned events, uint64_t deadline, unsigned *revents)
 {
-	tasync_awaitable_t *timeout;
-	if (!io_timeout_for(deadline, &timeout)) {
-		return ASYNC_IO_TIMEOUT;
-	}
 	void *err = NULL;
-	int rc = tasync_await_fd(ASYNC_G(rt), fd, events, timeout, revents, &err);
-	tasync_awaitable_release(timeout);
+	int rc = tasync_await_fd_until(ASYNC_G(rt), fd, events, deadline, NULL, revents, &err);
 	return async_io_after_wait(rc, err);
 }
 
 async_io_status async_io_await(tasync_awaitable_t *aw, uint64_t deadline)
 {
-	tasync_awaitable_t *timeout;
-	if (!io_timeout_for(deadline, &timeout)) {
-		return ASYNC_IO_TIMEOUT;
-	}
 	void *value = NULL, *err = NULL;
-	int rc = tasync_await(ASYNC_G(rt), aw, timeout, &value, &err);
-	tasync_awaitable_release(timeout);
+	int rc = tasync_await_until(ASYNC_G(rt), aw, deadline, NULL, &value, &err);
 	tasync_value_release(ASYNC_G(rt), value);
 	if (rc == TASYNC_EFAILED) {
 		rc = 0; /* it completed; how does not matter here */
