@@ -752,33 +752,28 @@ static void io_select_failed(async_io_select_call *call, async_io_status st)
 	php_error_docref(NULL, E_WARNING, "Unable to select [%d]: %s", err, strerror(err));
 }
 
-/* socket_select(?array &$read, ?array &$write, ?array &$except, ?int $seconds, int $microseconds = 0): int|false */
-static ZEND_NAMED_FUNCTION(async_io_socket_select)
+static bool io_select_timeout(const zval *zsec, const zval *zusec, uint64_t *deadline)
 {
-	uint32_t argc = ZEND_NUM_ARGS();
-	if (async_io_coroutine() == NULL || argc < 4 || argc > 5) {
-		orig_socket_select(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-		return;
-	}
-	zval *args = ZEND_CALL_ARG(execute_data, 1);
-	zval *zsec = &args[3], *zusec = argc > 4 ? &args[4] : NULL;
 	if ((Z_TYPE_P(zsec) != IS_NULL && Z_TYPE_P(zsec) != IS_LONG) || (zusec != NULL && Z_TYPE_P(zusec) != IS_LONG)) {
-		orig_socket_select(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-		return;
+		return false;
 	}
 	bool forever = Z_TYPE_P(zsec) == IS_NULL;
 	zend_long sec = forever ? 0 : Z_LVAL_P(zsec);
 	zend_long usec = zusec != NULL ? Z_LVAL_P(zusec) : 0;
 	if (sec < 0 || usec < 0 || (!forever && sec == 0 && usec == 0)) {
-		orig_socket_select(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-		return;
+		return false;
 	}
-	uint64_t deadline = 0;
-	if (!forever && sec < 1000000000) {
-		deadline = tasync_runtime_now(ASYNC_G(rt)) + (uint64_t) sec * 1000000000u + (uint64_t) usec * 1000u;
-	}
-	async_io_select_call call = { .orig = orig_socket_select, .wait = io_select_wait, .failed = io_select_failed };
-	async_io_select_loop(&call, deadline, INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	*deadline = forever ? 0 : async_io_deadline_in(sec, usec);
+	return true;
+}
+
+/* socket_select(?array &$read, ?array &$write, ?array &$except, ?int $seconds, int $microseconds = 0): int|false */
+static ZEND_NAMED_FUNCTION(async_io_socket_select)
+{
+	async_io_select_call call = {
+		.orig = orig_socket_select, .timeout = io_select_timeout, .wait = io_select_wait, .failed = io_select_failed,
+	};
+	async_io_select(&call, INTERNAL_FUNCTION_PARAM_PASSTHRU);
 }
 
 void async_io_ext_sockets_startup(void)

@@ -87,31 +87,25 @@ static void io_mysqli_failed(async_io_select_call *call, async_io_status st)
 	php_error_docref(NULL, E_WARNING, "%s", strerror(ECANCELED));
 }
 
+/* PHP's errors, and a poll that does not wait, stay PHP's own. */
+static bool io_mysqli_timeout(const zval *zsec, const zval *zusec, uint64_t *deadline)
+{
+	if (Z_TYPE_P(zsec) != IS_LONG || (zusec != NULL && Z_TYPE_P(zusec) != IS_LONG) || Z_LVAL_P(zsec) < 0
+			|| (zusec != NULL && Z_LVAL_P(zusec) < 0) || (Z_LVAL_P(zsec) == 0 && (zusec == NULL || Z_LVAL_P(zusec) == 0))) {
+		return false;
+	}
+	*deadline = async_io_deadline_in(Z_LVAL_P(zsec), zusec != NULL ? Z_LVAL_P(zusec) : 0);
+	return true;
+}
+
 /* mysqli_poll(?array &$read, ?array &$error, array &$reject, int $seconds, int $microseconds = 0): int|false */
 static ZEND_NAMED_FUNCTION(async_io_mysqli_poll)
 {
-	uint32_t argc = ZEND_NUM_ARGS();
-	if (async_io_coroutine() == NULL || argc < 4 || argc > 5) {
-		orig_mysqli_poll(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-		return;
-	}
-	zval *args = ZEND_CALL_ARG(execute_data, 1);
-	zval *zsec = &args[3], *zusec = argc > 4 ? &args[4] : NULL;
-	if (Z_TYPE_P(zsec) != IS_LONG || (zusec != NULL && Z_TYPE_P(zusec) != IS_LONG) || Z_LVAL_P(zsec) < 0
-			|| (zusec != NULL && Z_LVAL_P(zusec) < 0) || (Z_LVAL_P(zsec) == 0 && (zusec == NULL || Z_LVAL_P(zusec) == 0))) {
-		/* PHP's errors, and a poll that does not wait. */
-		orig_mysqli_poll(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-		return;
-	}
-	zend_long sec = Z_LVAL_P(zsec), usec = zusec != NULL ? Z_LVAL_P(zusec) : 0;
-	uint64_t deadline = 0;
-	if (sec < 1000000000) {
-		deadline = tasync_runtime_now(ASYNC_G(rt)) + (uint64_t) sec * 1000000000u + (uint64_t) usec * 1000u;
-	}
 	async_io_select_call call = {
-		.orig = orig_mysqli_poll, .wait = io_mysqli_wait, .failed = io_mysqli_failed, .keep_all = true,
+		.orig = orig_mysqli_poll, .timeout = io_mysqli_timeout, .wait = io_mysqli_wait, .failed = io_mysqli_failed,
+		.keep_all = true,
 	};
-	async_io_select_loop(&call, deadline, INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	async_io_select(&call, INTERNAL_FUNCTION_PARAM_PASSTHRU);
 }
 
 void async_io_mysqli_startup(void)

@@ -14,7 +14,7 @@
  * watch on an fd number that PHP may close and reuse; one whose closer
  * forgets it first (a socket stream's) is watched as it is.
  *
- * The loop (async_io_select_loop). PHP's own function computes every
+ * The loop (async_io_select). PHP's own function computes every
  * result: it first runs with a zero timeout (a poll that returns at once).
  * While nothing is ready and the caller's timeout allows waiting, the
  * arrays are put back as they were and the coroutine waits for any of
@@ -301,11 +301,16 @@ static void select_time_left(async_io_select_call *call, zval *zsec, zval *zusec
 	}
 }
 
-void async_io_select_loop(async_io_select_call *call, uint64_t deadline, INTERNAL_FUNCTION_PARAMETERS)
+void async_io_select(async_io_select_call *call, INTERNAL_FUNCTION_PARAMETERS)
 {
 	uint32_t argc = ZEND_NUM_ARGS();
 	zval *args = ZEND_CALL_ARG(execute_data, 1);
-	zval *zsec = &args[3], *zusec = argc > 4 ? &args[4] : NULL;
+	zval *zsec = argc > 3 ? &args[3] : NULL, *zusec = argc > 4 ? &args[4] : NULL;
+	uint64_t deadline = 0;
+	if (async_io_coroutine() == NULL || argc < 4 || argc > 5 || !call->timeout(zsec, zusec, &deadline)) {
+		call->orig(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
 
 	/* The arguments as given (PHP separates before it rewrites them). */
 	zval saved[3];

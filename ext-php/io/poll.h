@@ -77,6 +77,10 @@ async_io_status async_io_poll_wait(async_io_poll_set *set, tasync_awaitable_t *a
  */
 typedef struct async_io_select_call {
 	zif_handler orig;        /* PHP's own function */
+	/* Whether the call is taken over, from its timeout arguments (args[3],
+	 * and args[4] or NULL): false leaves it to PHP's function (its errors,
+	 * a poll that does not wait); true with the absolute deadline (0: none). */
+	bool (*timeout)(const zval *zsec, const zval *zusec, uint64_t *deadline);
 	/* Waits for the fds of the arrays as given (saved[0..2]; UNDEF where an
 	 * argument is not kept) until deadline. */
 	async_io_status (*wait)(struct async_io_select_call *call, zval *saved, uint64_t deadline);
@@ -92,11 +96,12 @@ typedef struct async_io_select_call {
 } async_io_select_call;
 
 /*
- * Runs the loop with the timeout arguments at args[3] (seconds) and
- * args[4] (microseconds, when argc > 4) and the caller's absolute deadline
- * (0: none). When the runtime cannot wait on the fds, PHP's own function
- * waits for the time left (or as asked, without a deadline).
+ * The whole call of one of those functions (its arrays, then the timeout
+ * at args[3], seconds, and args[4], microseconds, when given): PHP's own
+ * function outside a coroutine or when call->timeout declines, else the
+ * loop. When the runtime cannot wait on the fds, PHP's own function waits
+ * for the time left (or as asked, without a deadline).
  */
-void async_io_select_loop(async_io_select_call *call, uint64_t deadline, INTERNAL_FUNCTION_PARAMETERS);
+void async_io_select(async_io_select_call *call, INTERNAL_FUNCTION_PARAMETERS);
 
 #endif /* ASYNC_IO_POLL_H */

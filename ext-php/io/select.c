@@ -73,39 +73,32 @@ static void select_failed(async_io_select_call *call, async_io_status st)
 		call->max_fd);
 }
 
-/* stream_select(?array &$read, ?array &$write, ?array &$except, ?int $seconds, ?int $microseconds = null) */
-static ZEND_NAMED_FUNCTION(async_io_stream_select)
+/* Only plain int/null timeouts are taken over; anything else (and every
+ * invalid value) goes to PHP's function and its errors. */
+static bool select_timeout(const zval *zsec, const zval *zusec, uint64_t *deadline)
 {
-	uint32_t argc = ZEND_NUM_ARGS();
-	if (async_io_coroutine() == NULL || argc < 4 || argc > 5) {
-		orig_stream_select(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-		return;
-	}
-	zval *args = ZEND_CALL_ARG(execute_data, 1);
-	zval *zsec = &args[3], *zusec = argc > 4 ? &args[4] : NULL;
-	/* Only plain int/null timeouts are taken over; anything else (and
-	 * every invalid value) goes to PHP's function and its errors. */
 	if ((Z_TYPE_P(zsec) != IS_NULL && Z_TYPE_P(zsec) != IS_LONG)
 			|| (zusec != NULL && Z_TYPE_P(zusec) != IS_NULL && Z_TYPE_P(zusec) != IS_LONG)) {
-		orig_stream_select(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-		return;
+		return false;
 	}
 	bool sec_null = Z_TYPE_P(zsec) == IS_NULL;
 	zend_long sec = sec_null ? 0 : Z_LVAL_P(zsec);
 	zend_long usec = zusec != NULL && Z_TYPE_P(zusec) == IS_LONG ? Z_LVAL_P(zusec) : 0;
 	if (sec < 0 || usec < 0 || (sec_null && zusec != NULL && Z_TYPE_P(zusec) != IS_NULL) || (!sec_null && sec == 0 && usec == 0)) {
-		orig_stream_select(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-		return;
+		return false;
 	}
-	uint64_t deadline = 0;
-	if (!sec_null && sec < 1000000000) { /* beyond 31 years: no deadline */
-		uint64_t ns = (uint64_t) sec * 1000000000u + (uint64_t) usec * 1000u;
-		deadline = tasync_runtime_now(ASYNC_G(rt)) + ns;
-	}
+	*deadline = sec_null ? 0 : async_io_deadline_in(sec, usec);
+	return true;
+}
+
+/* stream_select(?array &$read, ?array &$write, ?array &$except, ?int $seconds, ?int $microseconds = null) */
+static ZEND_NAMED_FUNCTION(async_io_stream_select)
+{
 	async_io_select_call call = {
-		.orig = orig_stream_select, .wait = select_wait, .failed = select_failed, .round_up = true,
+		.orig = orig_stream_select, .timeout = select_timeout, .wait = select_wait, .failed = select_failed,
+		.round_up = true,
 	};
-	async_io_select_loop(&call, deadline, INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	async_io_select(&call, INTERNAL_FUNCTION_PARAM_PASSTHRU);
 }
 
 void async_io_select_startup(void)

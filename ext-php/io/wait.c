@@ -35,10 +35,18 @@ tasync_coroutine_t *async_io_coroutine(void)
 
 uint64_t async_io_deadline(const struct timeval *tv)
 {
-	if (tv == NULL || tv->tv_sec < 0 || tv->tv_sec >= 1000000000) {
-		return 0; /* none, or beyond any wait worth a deadline (31 years) */
+	if (tv == NULL || tv->tv_sec < 0) {
+		return 0; /* none */
 	}
-	uint64_t ns = (uint64_t) tv->tv_sec * 1000000000u + (uint64_t) (tv->tv_usec > 0 ? tv->tv_usec : 0) * 1000u;
+	return async_io_deadline_in((zend_long) tv->tv_sec, (zend_long) (tv->tv_usec > 0 ? tv->tv_usec : 0));
+}
+
+uint64_t async_io_deadline_in(zend_long sec, zend_long usec)
+{
+	if (sec >= 1000000000) {
+		return 0; /* beyond any wait worth a deadline (31 years) */
+	}
+	uint64_t ns = (uint64_t) sec * 1000000000u + (uint64_t) usec * 1000u;
 	return tasync_runtime_now(ASYNC_G(rt)) + ns;
 }
 

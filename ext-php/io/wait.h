@@ -61,6 +61,9 @@ int async_host_wait_end(void *hd, tasync_coroutine_t *co, void *co_data, int rc,
 /* Absolute deadline on the runtime's clock for a PHP timeval timeout;
  * 0 = none (NULL or negative tv_sec, PHP's "no timeout"). */
 uint64_t async_io_deadline(const struct timeval *tv);
+/* The same for seconds and microseconds (both >= 0); 0 beyond any wait
+ * worth a deadline (31 years). */
+uint64_t async_io_deadline_in(zend_long sec, zend_long usec);
 
 /* Waits until fd is ready for events (TASYNC_IO_* bits) or the deadline
  * (0 = none) passes. Call only when async_io_coroutine() is not NULL. */
