@@ -3,7 +3,7 @@
 // instructions it executes per request, a figure that a busy machine does
 // not change (bench.php's times need a quiet one).
 //
-//   php -n callgrind.php BUILD_DIR [--backends=uv,ev] [--connections=50] [--requests=100,300]
+//   php -n callgrind.php [--backends=uv,ev] [--connections=50] [--requests=100,300] BUILD_DIR
 //
 // For each backend the server runs twice under valgrind --tool=callgrind,
 // while this script (plain PHP, no extension) keeps CONNECTIONS keep-alive
@@ -22,20 +22,12 @@ const PORT = 18290;
 const REQUEST = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
 const RESPONSE_END = "Hello, World!";
 
-$opts = ['backends' => 'uv,ev', 'connections' => '50', 'requests' => '100,300'];
-$build = null;
-foreach (array_slice($argv, 1) as $arg) {
-    if (preg_match('/^--([a-z]+)=(.*)$/', $arg, $m) && array_key_exists($m[1], $opts)) {
-        $opts[$m[1]] = $m[2];
-    } elseif ($build === null && $arg[0] !== '-') {
-        $build = $arg;
-    } else {
-        fwrite(STDERR, "usage: callgrind.php BUILD_DIR [--backends=uv,ev] [--connections=N] [--requests=LOW,HIGH]\n");
-        exit(2);
-    }
-}
-if ($build === null || !is_file("$build/ext-php/async.so")) {
-    fwrite(STDERR, "callgrind.php: give a meson build directory with ext-php/async.so\n");
+$given = getopt('', ['backends:', 'connections:', 'requests:'], $rest);
+$opts = (is_array($given) ? $given : []) + ['backends' => 'uv,ev', 'connections' => '50', 'requests' => '100,300'];
+$build = $argv[$rest] ?? null;
+if ($build === null || count($argv) > $rest + 1 || !is_file("$build/ext-php/async.so")) {
+    fwrite(STDERR, "usage: callgrind.php [--backends=uv,ev] [--connections=N] [--requests=LOW,HIGH] BUILD_DIR\n"
+        . "  (a meson build directory with ext-php/async.so)\n");
     exit(2);
 }
 $build = realpath($build);
