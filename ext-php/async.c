@@ -184,7 +184,7 @@ static PHP_MINIT_FUNCTION(async)
 	/* Rule C18: every family takes over its functions, then the aliases of
 	 * those functions get the same hooks. */
 	async_io_sleep_startup();
-	async_io_socket_open_startup();
+	async_io_socket_transport_startup();
 	async_io_socket_streams_startup();
 	async_io_select_startup();
 	async_io_dns_startup();
@@ -208,7 +208,7 @@ static PHP_MSHUTDOWN_FUNCTION(async)
 {
 	async_io_ext_sockets_shutdown();
 	async_io_mysqli_shutdown();
-	async_io_socket_open_shutdown();
+	async_io_socket_transport_shutdown();
 	async_io_unhook_all();
 	async_io_stdio_shutdown();
 	async_io_file_metadata_shutdown();

@@ -10,8 +10,8 @@
 #include "php.h"
 
 void async_io_sleep_startup(void);                /* sleep.c */
-void async_io_socket_open_startup(void);          /* socket_open.c: transports, connect, accept */
-void async_io_socket_open_shutdown(void);
+void async_io_socket_transport_startup(void);          /* socket_transport.c: transports, connect, accept */
+void async_io_socket_transport_shutdown(void);
 void async_io_socket_streams_startup(void);       /* socket_streams.c: fread, fclose */
 void async_io_select_startup(void);               /* select.c: stream_select */
 void async_io_dns_startup(void);                  /* dns.c */

@@ -20,7 +20,6 @@
 #include "io/hooks.h"
 #include "io/poll.h"
 #include "io/wait.h"
-#include "runtime/globals.h"
 
 #include "ext/mysqli/php_mysqli_structs.h"
 

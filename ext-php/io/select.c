@@ -15,7 +15,6 @@
 #include "io/poll.h"
 #include "io/socket_streams.h"
 #include "io/wait.h"
-#include "runtime/globals.h"
 
 #include "php_network.h"
 

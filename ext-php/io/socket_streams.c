@@ -7,7 +7,8 @@
  *
  * How. At MINIT the transport factories of tcp/udp/unix/udg are wrapped:
  * each socket stream gets a copy of its ops table (same label, same
- * cast/stat/flush) whose read, write, close and set_option are ours. They
+ * cast/stat/flush) whose read, write, close and set_option are ours (the
+ * transport options, set_option, are io/socket_transport.c's). They
  * decide per call: outside a coroutine, for non-blocking streams
  * (stream_set_blocking(false)) and for zero timeouts, PHP's own op runs
  * unchanged. Otherwise only the waiting changes:
@@ -22,17 +23,18 @@
  *    writability; the timeout again ends in PHP's own write. Writers take
  *    turns: a coroutine that waits in the middle of an fwrite() holds the
  *    stream's write turn, so two fwrite()s are never interleaved.
- *  - accept and connect: PHP's own code with a zero timeout / the
- *    asynchronous connect, then the wait through the runtime; host names
- *    are resolved on the thread pool (io/socket_open.c).
+ *  - accept and connect (io/socket_transport.c): PHP's own code with a
+ *    zero timeout / the asynchronous connect, then the wait through the
+ *    runtime; host names are resolved on the thread pool.
  *  - close: tasync_fd_forget() before PHP closes the fd; fclose() of a
  *    stream other coroutines wait on wakes them (their call fails as on a
  *    closed socket) and returns once they have left the stream.
  *
  * The fd keeps its blocking mode: PHP code that uses it directly (ext/
  * sockets' socket_import_stream, proc_open descriptors) sees no change.
- * TLS is not made concurrent: stream_socket_enable_crypto() hands the
- * stream back to PHP's own ops, and ssl:// / tls:// are not wrapped.
+ * TLS streams read and write through io/tls.c (PHP's own OpenSSL code in
+ * its non-blocking mode); with an ext/openssl whose layout is unknown,
+ * stream_socket_enable_crypto() hands the stream back to PHP's own ops.
  */
 #include "io/socket_streams.h"
 
@@ -40,7 +42,7 @@
 #include "io/families.h"
 #include "io/hooks.h"
 #include "io/read_target.h"
-#include "io/socket_open.h"
+#include "io/socket_transport.h"
 #include "io/tls.h"
 #include "io/wait.h"
 #include "runtime/globals.h"
@@ -79,7 +81,6 @@ static pthread_mutex_t io_ops_lock = PTHREAD_MUTEX_INITIALIZER;
 static ssize_t io_sock_write(php_stream *stream, const char *buf, size_t count);
 static ssize_t io_sock_read(php_stream *stream, char *buf, size_t count);
 static int io_sock_close(php_stream *stream, int close_handle);
-static int io_sock_set_option(php_stream *stream, int option, int value, void *ptrparam);
 
 bool async_io_stream_is_socket(php_stream *stream)
 {
@@ -90,6 +91,16 @@ bool async_io_stream_is_socket(php_stream *stream)
 static inline const php_stream_ops *io_orig(php_stream *stream)
 {
 	return ((const io_ops *) stream->ops)->orig;
+}
+
+const php_stream_ops *async_io_stream_orig_ops(php_stream *stream)
+{
+	return io_orig(stream);
+}
+
+bool async_io_stream_openssl(php_stream *stream)
+{
+	return ((const io_ops *) stream->ops)->openssl;
 }
 
 /* A wrapped stream whose TLS is active: its reads and writes are io/tls.c's. */
@@ -136,7 +147,7 @@ static const php_stream_ops *io_wrapped_ops(const php_stream_ops *orig)
 		w->ops.read = io_sock_read;
 		w->ops.write = io_sock_write;
 		w->ops.close = io_sock_close;
-		w->ops.set_option = io_sock_set_option;
+		w->ops.set_option = async_io_stream_set_option;
 		w->orig = orig;
 		w->openssl = strcmp(orig->label, "tcp_socket/ssl") == 0;
 		/* ext/openssl's tcp ops read through php_sockop_read until TLS is
@@ -735,135 +746,6 @@ static int io_sock_close(php_stream *stream, int close_handle)
 		}
 	}
 	return orig->close(stream, close_handle);
-}
-
-/* ------------------------------------------------------- recvfrom / sendto */
-
-/*
- * stream_socket_recvfrom() on a blocking stream: wait until a read would
- * not block. PHP's recvfrom() waits without a timeout there (a UDP
- * receive whose datagram never comes blocks forever); here the stream's
- * timeout (stream_set_timeout, default_socket_timeout) bounds the wait as
- * it bounds fread(): ASYNC_IO_TIMEOUT, and the stream's meta data says
- * timed_out.
- */
-static async_io_status io_recv_wait(php_stream *stream, php_netstream_data_t *sock)
-{
-	uint64_t deadline = 0;
-	bool deadline_known = false;
-	for (;;) {
-		char c;
-		ssize_t n = recv(sock->socket, &c, 1, MSG_PEEK | MSG_DONTWAIT);
-		if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
-			return ASYNC_IO_READY;
-		}
-		if (errno == EINTR) {
-			continue;
-		}
-		if (!deadline_known) {
-			deadline = async_io_deadline(&sock->timeout);
-			deadline_known = true;
-		}
-		/* A zero timeout: nothing is there now, so it has passed. */
-		async_io_status st = async_io_tv_is_zero(&sock->timeout) ? ASYNC_IO_TIMEOUT
-			: async_io_stream_wait_on(stream, sock->socket, TASYNC_IO_READABLE, deadline);
-		if (st == ASYNC_IO_TIMEOUT) {
-			sock->timeout_event = 1;
-		}
-		if (st != ASYNC_IO_READY) {
-			return st;
-		}
-	}
-}
-
-/* stream_socket_sendto() on a blocking stream: wait for writability. */
-static async_io_status io_send_wait(php_stream *stream, php_netstream_data_t *sock)
-{
-	if (php_pollfd_for_ms(sock->socket, POLLOUT, 0) > 0) {
-		return ASYNC_IO_READY;
-	}
-	return async_io_stream_wait_on(stream, sock->socket, TASYNC_IO_WRITABLE, 0);
-}
-
-/* ------------------------------------------------------------ set_option */
-
-static int io_sock_set_option(php_stream *stream, int option, int value, void *ptrparam)
-{
-	const php_stream_ops *orig = io_orig(stream);
-	if (option == PHP_STREAM_OPTION_CRYPTO_API && ((const io_ops *) stream->ops)->openssl && async_io_tls_known()) {
-		return async_io_tls_set_option(stream, orig, value, (php_stream_xport_crypto_param *) ptrparam);
-	}
-	if (option == PHP_STREAM_OPTION_CRYPTO_API) {
-		/* TLS of an unknown ext/openssl: from here on the stream is PHP's
-		 * own, and its close no longer passes through io_sock_close, so the
-		 * reactor forgets the fd now (a plain read may have watched it). */
-		php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
-		if (sock != NULL && sock->socket != -1 && ASYNC_G(rt) != NULL) {
-			tasync_fd_forget(ASYNC_G(rt), sock->socket);
-		}
-		async_io_busy *b = async_io_busy_find(stream);
-		if (b != NULL) {
-			b->kept = false;
-			async_io_busy_release(b);
-		}
-		stream->ops = orig;
-		return orig->set_option(stream, option, value, ptrparam);
-	}
-	if (option != PHP_STREAM_OPTION_XPORT_API || ptrparam == NULL) {
-		return orig->set_option(stream, option, value, ptrparam);
-	}
-	php_stream_xport_param *xp = (php_stream_xport_param *) ptrparam;
-	php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
-	switch (xp->op) {
-		case STREAM_XPORT_OP_CONNECT:
-		case STREAM_XPORT_OP_CONNECT_ASYNC:
-			if (async_io_coroutine() != NULL) {
-				if (!((const io_ops *) stream->ops)->openssl || !async_io_tls_known()) {
-					return async_io_stream_connect(stream, orig, xp);
-				}
-				/* ssl:// and tls://: the connect, then the handshake
-				 * through our ops, as xp_ssl.c orders them. */
-				int auto_tls = async_io_tls_suspend_auto_enable(stream);
-				int rc = async_io_stream_connect(stream, orig, xp);
-				async_io_tls_restore_auto_enable(stream, auto_tls);
-				if (auto_tls && !EG(exception) && (xp->outputs.returncode == 0
-						|| (xp->op == STREAM_XPORT_OP_CONNECT_ASYNC && xp->outputs.returncode == 1
-							&& xp->outputs.error_code == EINPROGRESS))
-						&& async_io_tls_auto_enable(stream) < 0) {
-					xp->outputs.returncode = -1;
-				}
-				return rc;
-			}
-			return async_io_stream_delegate_option(stream, orig, option, value, ptrparam);
-		case STREAM_XPORT_OP_BIND:
-			return async_io_stream_delegate_option(stream, orig, option, value, ptrparam);
-		case STREAM_XPORT_OP_ACCEPT:
-			return async_io_stream_accept(stream, orig, xp);
-		case STREAM_XPORT_OP_RECV:
-		case STREAM_XPORT_OP_SEND:
-			if (sock != NULL && sock->socket != -1 && sock->is_blocked && (xp->inputs.flags & STREAM_OOB) == 0
-					&& async_io_coroutine() != NULL) {
-				bool recv_op = xp->op == STREAM_XPORT_OP_RECV;
-				async_io_status st = recv_op ? io_recv_wait(stream, sock) : io_send_wait(stream, sock);
-				if (st == ASYNC_IO_TIMEOUT) {
-					/* As a failed recvfrom(): stream_socket_recvfrom() returns false. */
-					xp->outputs.returncode = -1;
-					return PHP_STREAM_OPTION_RETURN_OK;
-				}
-				if (st == ASYNC_IO_CANCELLED || st == ASYNC_IO_CLOSED || st == ASYNC_IO_ABORTED) {
-					/* C18: the call fails as a failed recv/send does. */
-					xp->outputs.returncode = -1;
-					if (!recv_op && st != ASYNC_IO_ABORTED) {
-						php_error_docref(NULL, E_WARNING, "%s\n", strerror(st == ASYNC_IO_CLOSED ? EBADF : ECANCELED));
-					}
-					return PHP_STREAM_OPTION_RETURN_OK;
-				}
-			}
-			break;
-		default:
-			break;
-	}
-	return orig->set_option(stream, option, value, ptrparam);
 }
 
 /* ---------------------------------------------------------------- fclose */

@@ -1,7 +1,8 @@
 /*
  * io/socket_streams.h - the wrapped ops of socket streams
- * (io/socket_streams.c): what socket_open.c (the transports that make them,
- * connect and accept) and the other hook families ask of a socket stream.
+ * (io/socket_streams.c): what socket_transport.c (the transports that make
+ * them, their transport options) and the other hook families ask of a
+ * socket stream.
  */
 #ifndef ASYNC_IO_SOCKET_STREAMS_H
 #define ASYNC_IO_SOCKET_STREAMS_H
@@ -48,6 +49,10 @@ int async_io_stream_delegate_option(php_stream *stream, const php_stream_ops *or
 /* Makes a socket stream concurrent inside coroutines: its ops become the
  * wrapped ones (no-op for a stream that is not a known socket). */
 void async_io_stream_wrap(php_stream *stream);
+/* PHP's own ops of a wrapped stream, and whether they are ext/openssl's
+ * (TLS may be active). */
+const php_stream_ops *async_io_stream_orig_ops(php_stream *stream);
+bool async_io_stream_openssl(php_stream *stream);
 /* fd is a freshly accepted connection: its first read peeks at its receive
  * queue before it allocates (see socket_streams.c). */
 void async_io_stream_accepted(int fd);

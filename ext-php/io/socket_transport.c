@@ -1,8 +1,11 @@
 /*
- * io/socket_open.c - how socket streams come to be inside coroutines (rule
- * C18): the transports' factory that wraps every new tcp, udp, unix, udg
- * (and, with ext/openssl, ssl and tls) stream with socket_streams.c's ops,
- * stream_socket_pair(), and the waits of connect and accept.
+ * io/socket_transport.c - the transport side of socket streams inside
+ * coroutines (rule C18): the transports' factory that wraps every new tcp,
+ * udp, unix, udg (and, with ext/openssl, ssl and tls) stream with
+ * socket_streams.c's ops, stream_socket_pair(), and the transport options
+ * of a wrapped stream (set_option): connect and accept, recvfrom and
+ * sendto, and the switch to TLS. Reading and writing are
+ * io/socket_streams.c's.
  *
  *  - accept (stream_socket_accept()): PHP's own accept with a zero
  *    timeout, then the wait for the listening socket's readability through
@@ -17,8 +20,9 @@
  * The results and errors are PHP's: the same returncode, error_code and
  * error text xp_socket.c would give.
  */
-#include "io/socket_open.h"
+#include "io/socket_transport.h"
 
+#include "io/busy.h"
 #include "io/dns.h"
 #include "io/families.h"
 #include "io/hooks.h"
@@ -96,7 +100,7 @@ static int io_accepted(php_stream_xport_param *xp, int rc)
 	return rc;
 }
 
-int async_io_stream_accept(php_stream *stream, const php_stream_ops *orig, php_stream_xport_param *xp)
+static int io_accept(php_stream *stream, const php_stream_ops *orig, php_stream_xport_param *xp)
 {
 	php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
 	struct timeval *user_tv = xp->inputs.timeout;
@@ -296,7 +300,7 @@ static bool io_numeric_name(const struct sockaddr *sa, socklen_t salen, int port
 	return n > 0 && (size_t) n < outlen;
 }
 
-int async_io_stream_connect(php_stream *stream, const php_stream_ops *orig, php_stream_xport_param *xp)
+static int io_connect(php_stream *stream, const php_stream_ops *orig, php_stream_xport_param *xp)
 {
 	const char *label = orig->label;
 	/* unix and udg: connect() does not wait on a network; PHP's own code. */
@@ -421,6 +425,135 @@ int async_io_stream_connect(php_stream *stream, const php_stream_ops *orig, php_
 	return PHP_STREAM_OPTION_RETURN_OK;
 }
 
+/* ------------------------------------------------------- recvfrom / sendto */
+
+/*
+ * stream_socket_recvfrom() on a blocking stream: wait until a read would
+ * not block. PHP's recvfrom() waits without a timeout there (a UDP
+ * receive whose datagram never comes blocks forever); here the stream's
+ * timeout (stream_set_timeout, default_socket_timeout) bounds the wait as
+ * it bounds fread(): ASYNC_IO_TIMEOUT, and the stream's meta data says
+ * timed_out.
+ */
+static async_io_status io_recv_wait(php_stream *stream, php_netstream_data_t *sock)
+{
+	uint64_t deadline = 0;
+	bool deadline_known = false;
+	for (;;) {
+		char c;
+		ssize_t n = recv(sock->socket, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+		if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+			return ASYNC_IO_READY;
+		}
+		if (errno == EINTR) {
+			continue;
+		}
+		if (!deadline_known) {
+			deadline = async_io_deadline(&sock->timeout);
+			deadline_known = true;
+		}
+		/* A zero timeout: nothing is there now, so it has passed. */
+		async_io_status st = async_io_tv_is_zero(&sock->timeout) ? ASYNC_IO_TIMEOUT
+			: async_io_stream_wait_on(stream, sock->socket, TASYNC_IO_READABLE, deadline);
+		if (st == ASYNC_IO_TIMEOUT) {
+			sock->timeout_event = 1;
+		}
+		if (st != ASYNC_IO_READY) {
+			return st;
+		}
+	}
+}
+
+/* stream_socket_sendto() on a blocking stream: wait for writability. */
+static async_io_status io_send_wait(php_stream *stream, php_netstream_data_t *sock)
+{
+	if (php_pollfd_for_ms(sock->socket, POLLOUT, 0) > 0) {
+		return ASYNC_IO_READY;
+	}
+	return async_io_stream_wait_on(stream, sock->socket, TASYNC_IO_WRITABLE, 0);
+}
+
+/* ------------------------------------------------------------ set_option */
+
+int async_io_stream_set_option(php_stream *stream, int option, int value, void *ptrparam)
+{
+	const php_stream_ops *orig = async_io_stream_orig_ops(stream);
+	if (option == PHP_STREAM_OPTION_CRYPTO_API && async_io_stream_openssl(stream) && async_io_tls_known()) {
+		return async_io_tls_set_option(stream, orig, value, (php_stream_xport_crypto_param *) ptrparam);
+	}
+	if (option == PHP_STREAM_OPTION_CRYPTO_API) {
+		/* TLS of an unknown ext/openssl: from here on the stream is PHP's
+		 * own, and its close no longer passes through io_sock_close, so the
+		 * reactor forgets the fd now (a plain read may have watched it). */
+		php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
+		if (sock != NULL && sock->socket != -1 && ASYNC_G(rt) != NULL) {
+			tasync_fd_forget(ASYNC_G(rt), sock->socket);
+		}
+		async_io_busy *b = async_io_busy_find(stream);
+		if (b != NULL) {
+			b->kept = false;
+			async_io_busy_release(b);
+		}
+		stream->ops = orig;
+		return orig->set_option(stream, option, value, ptrparam);
+	}
+	if (option != PHP_STREAM_OPTION_XPORT_API || ptrparam == NULL) {
+		return orig->set_option(stream, option, value, ptrparam);
+	}
+	php_stream_xport_param *xp = (php_stream_xport_param *) ptrparam;
+	php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
+	switch (xp->op) {
+		case STREAM_XPORT_OP_CONNECT:
+		case STREAM_XPORT_OP_CONNECT_ASYNC:
+			if (async_io_coroutine() != NULL) {
+				if (!async_io_stream_openssl(stream) || !async_io_tls_known()) {
+					return io_connect(stream, orig, xp);
+				}
+				/* ssl:// and tls://: the connect, then the handshake
+				 * through our ops, as xp_ssl.c orders them. */
+				int auto_tls = async_io_tls_suspend_auto_enable(stream);
+				int rc = io_connect(stream, orig, xp);
+				async_io_tls_restore_auto_enable(stream, auto_tls);
+				if (auto_tls && !EG(exception) && (xp->outputs.returncode == 0
+						|| (xp->op == STREAM_XPORT_OP_CONNECT_ASYNC && xp->outputs.returncode == 1
+							&& xp->outputs.error_code == EINPROGRESS))
+						&& async_io_tls_auto_enable(stream) < 0) {
+					xp->outputs.returncode = -1;
+				}
+				return rc;
+			}
+			return async_io_stream_delegate_option(stream, orig, option, value, ptrparam);
+		case STREAM_XPORT_OP_BIND:
+			return async_io_stream_delegate_option(stream, orig, option, value, ptrparam);
+		case STREAM_XPORT_OP_ACCEPT:
+			return io_accept(stream, orig, xp);
+		case STREAM_XPORT_OP_RECV:
+		case STREAM_XPORT_OP_SEND:
+			if (sock != NULL && sock->socket != -1 && sock->is_blocked && (xp->inputs.flags & STREAM_OOB) == 0
+					&& async_io_coroutine() != NULL) {
+				bool recv_op = xp->op == STREAM_XPORT_OP_RECV;
+				async_io_status st = recv_op ? io_recv_wait(stream, sock) : io_send_wait(stream, sock);
+				if (st == ASYNC_IO_TIMEOUT) {
+					/* As a failed recvfrom(): stream_socket_recvfrom() returns false. */
+					xp->outputs.returncode = -1;
+					return PHP_STREAM_OPTION_RETURN_OK;
+				}
+				if (st == ASYNC_IO_CANCELLED || st == ASYNC_IO_CLOSED || st == ASYNC_IO_ABORTED) {
+					/* C18: the call fails as a failed recv/send does. */
+					xp->outputs.returncode = -1;
+					if (!recv_op && st != ASYNC_IO_ABORTED) {
+						php_error_docref(NULL, E_WARNING, "%s\n", strerror(st == ASYNC_IO_CLOSED ? EBADF : ECANCELED));
+					}
+					return PHP_STREAM_OPTION_RETURN_OK;
+				}
+			}
+			break;
+		default:
+			break;
+	}
+	return orig->set_option(stream, option, value, ptrparam);
+}
+
 /* ---------------------------------------------------------- transports */
 
 typedef struct io_transport {
@@ -517,7 +650,7 @@ static bool io_in_mutable_call(void)
 
 /* ---------------------------------------------------------------- module */
 
-void async_io_socket_open_startup(void)
+void async_io_socket_transport_startup(void)
 {
 	async_io_tls_startup();
 	HashTable *xports = php_stream_xport_get_hash();
@@ -535,7 +668,7 @@ void async_io_socket_open_startup(void)
 	orig_pfsockopen = async_io_hook("pfsockopen", async_io_pfsockopen);
 }
 
-void async_io_socket_open_shutdown(void)
+void async_io_socket_transport_shutdown(void)
 {
 	HashTable *xports = php_stream_xport_get_hash();
 	for (size_t i = 0; i < IO_TRANSPORTS; i++) {
