@@ -6,7 +6,8 @@
  *
  *   api/      the PHP classes and functions of the Async namespace
  *   io/       rule C18: the blocking PHP functions taken over, one file per
- *             family, over the I/O floor (io/wait.c, io/busy.c, io/hooks.c)
+ *             family, over the I/O floor (io/wait.c, io/busy.c, io/poll.c,
+ *             io/hooks.c)
  *   runtime/  the runtime in a request, the host's callbacks, the guards
  *             (Fibers, exit()), the stall watchdog, signals
  *
