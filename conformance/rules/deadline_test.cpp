@@ -252,3 +252,46 @@ TEST_F(Deadline, C21_AnAwaitWithADeadlineGetsTheOutcomeOrTimesOut) {
     tasync_awaitable_release(late);
     tasync_awaitable_release(soon);
 }
+
+// C21 with G4: a wait woken by readiness whose fd is forgotten (and its
+// number reused by a new fd) before it resumes leaves the fd's new watch
+// and its deadlines alone.
+TEST_F(Deadline, C21_AWaitWokenBeforeItsFdIsForgottenLeavesTheNextWatchAlone) {
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    int reused[2] = {-1, -1};
+    go([&](tasync_coroutine_t *) {
+        unsigned revents = 0;
+        EXPECT_EQ(tasync_await_fd_until(rt, fds[0], TASYNC_IO_READABLE, in_ms(10000), nullptr, &revents, nullptr), 0);
+        say("woken by readiness");
+    });
+    go([&](tasync_coroutine_t *) {
+        ASSERT_EQ(write(fds[1], "x", 1), 1);
+        // The reader is woken at the poll that ends this pass; this
+        // coroutine, queued first, runs again before it resumes.
+        tasync_yield(rt, nullptr);
+        tasync_fd_forget(rt, fds[0]);
+        close(fds[0]);
+        ASSERT_EQ(pipe(reused), 0);
+        EXPECT_EQ(reused[0], fds[0]) << "the lowest free number comes back";
+        go([&](tasync_coroutine_t *) {
+            uint64_t deadline = in_ms(30);
+            EXPECT_EQ(tasync_await_fd_until(rt, reused[0], TASYNC_IO_READABLE, deadline, nullptr, nullptr, nullptr),
+                      -ETIMEDOUT);
+            EXPECT_GE(tasync_runtime_now(rt), deadline);
+            say("the new fd's wait timed out");
+        });
+        go([&](tasync_coroutine_t *) {
+            EXPECT_EQ(delay(5), 0);
+            say("a delay beside it ends");
+        });
+    });
+    auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(run(), 0);
+    EXPECT_EQ(out, (std::vector<std::string>{"woken by readiness", "a delay beside it ends", "the new fd's wait timed out"}));
+    EXPECT_LT(ms_since(start), 3000u);
+    tasync_fd_forget(rt, reused[0]);
+    close(reused[0]);
+    close(reused[1]);
+    close(fds[1]);
+}

@@ -22,6 +22,41 @@ unsigned union_of(FdWatch *watch) {
     return u;
 }
 
+// A waiter leaves watch's list (woken, timed out, or unregistered): the
+// count of waiters with a deadline follows the list, never a wait that
+// resumes later (its fd may have been forgotten and the watch deleted).
+void waiter_left(tasync_runtime *rt, FdWatch *watch, FdWaiter *f) {
+    if (f->deadline != 0 && --watch->deadline_waiters == 0)
+        rt->timers.set_ref(&watch->deadline_timer, false);
+}
+
+// The fd's deadline entry fired: the waiters whose deadline passed time out
+// (an answer: no error object); the entry moves to the next deadline.
+void deadline_fired(TimerEntry *e) {
+    auto *watch = static_cast<FdWatch *>(e->owner);
+    tasync_runtime *rt = watch->rt;
+    const std::uint64_t now = rt->now();
+    std::uint64_t next = 0;
+    watch->waiters.for_each([&](FdWaiter *f) {
+        if (f->deadline == 0 || f->wait->done) return;
+        if (f->deadline <= now) {
+            watch->waiters.remove(f);
+            waiter_left(rt, watch, f);
+            f->wait->timed_out = true;
+            rt->wake(f->wait, -ETIMEDOUT);
+            return;
+        }
+        if (next == 0 || f->deadline < next) next = f->deadline;
+    });
+    if (next != 0) rt->timers.arm(e, next);
+}
+
+void deadline_join(tasync_runtime *rt, FdWatch *watch, std::uint64_t deadline) {
+    TimerEntry &t = watch->deadline_timer;
+    if (!t.armed() || t.deadline > deadline) rt->timers.arm(&t, deadline);
+    if (watch->deadline_waiters++ == 0) rt->timers.set_ref(&t, true);
+}
+
 void fd_callback(tasync_handle_t *, void *data, int status, unsigned revents) {
     auto *watch = static_cast<FdWatch *>(data);
     tasync_runtime *rt = watch->rt;
@@ -30,6 +65,7 @@ void fd_callback(tasync_handle_t *, void *data, int status, unsigned revents) {
         // operation and see the real error.
         watch->interest = 0;
         while (FdWaiter *f = watch->waiters.pop_front()) {
+            waiter_left(rt, watch, f);
             f->wait->revents = f->events | TASYNC_IO_ERROR;
             rt->wake(f->wait, 0);
         }
@@ -40,6 +76,7 @@ void fd_callback(tasync_handle_t *, void *data, int status, unsigned revents) {
         unsigned m = revents & (f->events | TASYNC_IO_HANGUP | TASYNC_IO_ERROR);
         if (m == 0) return;
         watch->waiters.remove(f);
+        waiter_left(rt, watch, f);
         f->wait->revents = m;
         rt->wake(f->wait, 0);
         woke = true;
@@ -58,51 +95,19 @@ void fd_callback(tasync_handle_t *, void *data, int status, unsigned revents) {
 
 struct FdWait : Wait {
     tasync_runtime *rt = nullptr;
-    FdWatch *watch = nullptr;  // nullptr once tasync_fd_forget deleted it
+    FdWatch *watch = nullptr;  // touched only while node is in its list
     FdWaiter node;
     CancelLink cancel;
     bool counted = false;
-    bool with_deadline = false;  // counted in watch->deadline_waiters
 };
-
-// The fd's deadline entry fired: the waiters whose deadline passed time out
-// (an answer: no error object); the entry moves to the next deadline.
-void deadline_fired(TimerEntry *e) {
-    auto *watch = static_cast<FdWatch *>(e->owner);
-    tasync_runtime *rt = watch->rt;
-    const std::uint64_t now = rt->now();
-    std::uint64_t next = 0;
-    watch->waiters.for_each([&](FdWaiter *f) {
-        if (f->deadline == 0 || f->wait->done) return;
-        if (f->deadline <= now) {
-            watch->waiters.remove(f);
-            f->wait->timed_out = true;
-            rt->wake(f->wait, -ETIMEDOUT);
-            return;
-        }
-        if (next == 0 || f->deadline < next) next = f->deadline;
-    });
-    if (next != 0) rt->timers.arm(e, next);
-}
-
-void deadline_join(tasync_runtime *rt, FdWatch *watch, std::uint64_t deadline) {
-    TimerEntry &t = watch->deadline_timer;
-    if (!t.armed() || t.deadline > deadline) rt->timers.arm(&t, deadline);
-    if (watch->deadline_waiters++ == 0) rt->timers.set_ref(&t, true);
-}
-
-void deadline_leave(tasync_runtime *rt, FdWatch *watch) {
-    if (--watch->deadline_waiters == 0) rt->timers.set_ref(&watch->deadline_timer, false);
-}
 
 void fd_cleanup(Wait *w) {
     auto *fw = static_cast<FdWait *>(w);
-    if (fw->watch != nullptr && fw->node.link.linked()) fw->watch->waiters.remove(&fw->node);
-    fw->cancel.detach();
-    if (fw->with_deadline) {
-        if (fw->watch != nullptr) deadline_leave(fw->rt, fw->watch);
-        fw->with_deadline = false;
+    if (fw->watch != nullptr && fw->node.link.linked()) {
+        fw->watch->waiters.remove(&fw->node);
+        waiter_left(fw->rt, fw->watch, &fw->node);
     }
+    fw->cancel.detach();
     if (fw->counted) {
         --fw->rt->io_waiters;
         fw->counted = false;
@@ -251,7 +256,6 @@ int await_fd(tasync_runtime *rt, int fd, unsigned events, std::uint64_t deadline
     if (deadline != 0) {
         w.deadline = w.node.deadline = deadline;
         deadline_join(rt, watch, deadline);
-        w.with_deadline = true;
     }
     rt->suspend_on(w);
     if (revents != nullptr && w.code == 0) *revents = w.revents;
@@ -280,13 +284,11 @@ TASYNC_API void tasync_fd_forget(tasync_runtime_t *rt, int fd) {
     FdWatch *watch = rt->fd_watches[fd];
     if (watch == nullptr) return;
     rt->fd_watches[fd] = nullptr;
-    while (FdWaiter *f = watch->waiters.pop_front()) {
-        static_cast<FdWait *>(f->wait)->watch = nullptr;
-        rt->wake(f->wait, -EBADF);
-    }
+    while (FdWaiter *f = watch->waiters.pop_front()) rt->wake(f->wait, -EBADF);
     rt->timers.disarm(&watch->deadline_timer);
     rt->reactor()->handle_close(watch->handle);
-    // The waits woke forget the watch: they resume after it is gone.
+    // Waits still point at the watch until they resume; they touch it only
+    // while their node is in its list, which pop_front emptied.
     delete watch;
 }
 
