@@ -1,0 +1,22 @@
+/*
+ * api/exceptions.h - the exception classes and the error factory the core
+ * uses (api/exceptions.c).
+ */
+#ifndef ASYNC_API_EXCEPTIONS_H
+#define ASYNC_API_EXCEPTIONS_H
+
+#include "runtime/globals.h"
+
+extern zend_class_entry *async_ce_async_exception;
+extern zend_class_entry *async_ce_cancellation_error;
+extern zend_class_entry *async_ce_await_cancelled;
+extern zend_class_entry *async_ce_deadlock_error;
+
+void async_register_exceptions(void);
+
+/* A new exception object of the class the core asks for (one reference). */
+zend_object *async_error_create(int kind, int code, const char *message);
+/* An exception object with no trace and an explicit location. */
+zend_object *async_error_create_at(zend_class_entry *ce, const char *message, zend_string *file, zend_long line);
+
+#endif /* ASYNC_API_EXCEPTIONS_H */
