@@ -37,7 +37,7 @@
 #include "io/hooks.h"
 #include "io/wait.h"
 #include "runtime/exit_hook.h"
-#include "runtime/fiber_guard.h"
+#include "runtime/fibers.h"
 #include "runtime/host.h"
 #include "runtime/request.h"
 #include "runtime/runtime.h"
@@ -115,6 +115,25 @@ static ZEND_INI_MH(OnUpdateThreadPoolSize)
 	return SUCCESS;
 }
 
+/* async.fiber_observers: whether coroutine switches are told to the
+ * fiber-switch observers of zend_observer.h (debuggers, profilers; rule
+ * C13, runtime/fibers.c): "auto" (when a Zend extension other than OPcache
+ * is loaded), "1" or "0". Decided once per process, at its first runtime. */
+static ZEND_INI_MH(OnUpdateFiberObservers)
+{
+	if (zend_string_equals_literal_ci(new_value, "auto") || ZSTR_LEN(new_value) == 0) {
+		ASYNC_G(fiber_observers) = -1;
+	} else if (zend_string_equals_literal_ci(new_value, "on") || zend_string_equals_literal(new_value, "1")) {
+		ASYNC_G(fiber_observers) = 1;
+	} else if (zend_string_equals_literal_ci(new_value, "off") || zend_string_equals_literal(new_value, "0")) {
+		ASYNC_G(fiber_observers) = 0;
+	} else {
+		php_error_docref(NULL, E_WARNING, "async.fiber_observers must be auto, 1 or 0");
+		return FAILURE;
+	}
+	return SUCCESS;
+}
+
 /* Which shared object the runtime loads is the administrator's choice
  * (php.ini, -d, FPM's php_admin_value), never a script's: ini_set() or a
  * .user.ini could otherwise make the process run native code of its
@@ -129,6 +148,7 @@ PHP_INI_BEGIN()
 	PHP_INI_ENTRY("async.stall_timeout", "10", PHP_INI_ALL, async_on_update_stall_timeout)
 	PHP_INI_ENTRY("async.file_offload", "auto", PHP_INI_ALL, OnUpdateFileOffload)
 	PHP_INI_ENTRY("async.thread_pool_size", "0", PHP_INI_ALL, OnUpdateThreadPoolSize)
+	PHP_INI_ENTRY("async.fiber_observers", "auto", PHP_INI_SYSTEM, OnUpdateFiberObservers)
 PHP_INI_END()
 
 /* ----------------------------------------------------------- host table */
@@ -177,7 +197,7 @@ static PHP_MINIT_FUNCTION(async)
 	async_register_context_class();
 	async_register_group_class();
 	async_register_future_class();
-	async_fiber_guard_startup();
+	async_fibers_startup(async_ce_coroutine);
 	async_exit_hook_startup();
 	async_request_startup(&async_module_entry);
 	/* Rule C18: every family takes over its functions, then the aliases of
@@ -213,7 +233,7 @@ static PHP_MSHUTDOWN_FUNCTION(async)
 	async_io_file_metadata_shutdown();
 	async_io_filesystems_shutdown();
 	async_exit_hook_shutdown();
-	async_fiber_guard_shutdown();
+	async_fibers_shutdown();
 	UNREGISTER_INI_ENTRIES();
 	return SUCCESS;
 }

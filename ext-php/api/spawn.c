@@ -42,9 +42,12 @@
 #include "api/coroutine.h"
 #include "api/scope.h"
 #include "api/scope_holds.h"
+#include "runtime/fibers.h"
 #include "runtime/globals.h"
 #include "runtime/host.h"
 #include "runtime/runtime.h"
+
+#include "zend_closures.h"
 
 /*
  * The VM stack of a coroutine. Its first page is a local array of
@@ -134,6 +137,7 @@ static void record_free(async_coroutine *c)
 	 * buffers and VM stack pages: its frames are abandoned as PHP abandons
 	 * them after a fatal error. */
 	async_vm_free_pages(&c->vm);
+	async_fibers_vm_free(&c->vm);
 	efree(c);
 }
 
@@ -277,7 +281,7 @@ static bool coroutine_failed(async_coroutine *c, tasync_coroutine_t *self)
 	(void) c;
 	if (zend_is_unwind_exit(ex) || zend_is_graceful_exit(ex)) {
 		/* exit()/die() in this coroutine (graceful shutdown has started,
-		 * see runtime/fiber_guard.c; the coroutine ends cancelled), or it was
+		 * see runtime/exit_hook.c; the coroutine ends cancelled), or it was
 		 * unwound because the request ends after a fatal error, or the
 		 * fatal error happened here and PHP reported it by unwinding. */
 		zend_clear_exception();
@@ -339,6 +343,12 @@ static void coroutine_entry(tasync_coroutine_t *self, void *arg)
 		}
 	}
 #endif
+	/* Rule C13: the zend_fiber_context it is in (fibers.c). */
+	zend_function *fn = c->fcc.function_handler;
+	if (fn == NULL && Z_TYPE(c->fci.function_name) == IS_OBJECT && Z_OBJCE(c->fci.function_name) == zend_ce_closure) {
+		fn = (zend_function *) zend_get_closure_method_def(Z_OBJ(c->fci.function_name));
+	}
+	async_fibers_coroutine_start(&c->vm, fn);
 	c->started = true;
 	if (c->co == NULL) {
 		/* A completion callback the core spawned (C11, S12): its record
@@ -444,6 +454,8 @@ static void coroutine_entry(tasync_coroutine_t *self, void *arg)
 	}
 	/* What a fatal error in the flush left (a no-op otherwise). */
 	async_output_end();
+	/* Its fiber context dies while its frames still exist. */
+	async_fibers_coroutine_end(&c->vm, fatal);
 	/* The snapshot taken at this coroutine's last suspension describes
 	 * buffers that async_output_end() has just freed: forget it, so that
 	 * freeing the pages below abandons nothing twice. */
