@@ -117,8 +117,9 @@ static ZEND_INI_MH(OnUpdateThreadPoolSize)
 
 /* async.fiber_observers: whether coroutine switches are told to the
  * fiber-switch observers of zend_observer.h (debuggers, profilers; rule
- * C13, runtime/fibers.c): "auto" (when a Zend extension other than OPcache
- * is loaded), "1" or "0". Decided once per process, at its first runtime. */
+ * C13, runtime/fibers.c): "auto" (when a Zend extension other than OPcache,
+ * or an extension known to observe fibers, is loaded), "1" or "0". Decided
+ * once per process, at its first runtime. */
 static ZEND_INI_MH(OnUpdateFiberObservers)
 {
 	if (zend_string_equals_literal_ci(new_value, "auto") || ZSTR_LEN(new_value) == 0) {

@@ -33,12 +33,19 @@
  *
  * Contexts cost memory and a switch that notifies costs calls, so both
  * happen only in "fiber mode" (ASYNC_G(fiber_contexts)): once a Fiber was
- * created in the request, or from the start when observers listen. PHP
- * does not say whether any fiber observer is registered, so
- * async.fiber_observers decides: "auto" counts them present when a Zend
- * extension other than OPcache is loaded (Xdebug, the profilers), "1"
- * always, "0" never. Otherwise a switch pays one branch (the hook's test
- * of the flag) and the coroutine one store at its start.
+ * created in the request, or from the start when observers listen.
+ * Otherwise a switch pays one branch (the enter hook's test of the flag)
+ * and a coroutine one store at its start. In fiber mode every switch
+ * notifies, observers or not: PHP keeps the function observers' current
+ * frame per fiber context and swaps it only in that notification, and the
+ * end handlers of zend_observer.h run only for the frame it names (this
+ * extension's own observer of the main script's end among them, see
+ * runtime/request.c). PHP does not say whether any fiber observer is
+ * registered, so async.fiber_observers decides whether fiber mode starts
+ * with the runtime: "auto" counts them present when a Zend extension other
+ * than OPcache (Xdebug, Datadog's tracer) or an extension known to observe
+ * fibers or calls (New Relic, OpenTelemetry, Tideways, Blackfire) is
+ * loaded, "1" always, "0" never.
  */
 #include "runtime/fibers.h"
 
@@ -68,18 +75,14 @@ static zend_fiber_context *context_create(void)
 	zend_fiber_context *ctx = ecalloc(1, sizeof(*ctx));
 	ctx->kind = coroutine_kind;
 	ctx->status = ZEND_FIBER_STATUS_INIT;
-	if (async_fibers_observed()) {
-		zend_observer_fiber_init_notify(ctx);
-	}
+	zend_observer_fiber_init_notify(ctx);
 	return ctx;
 }
 
 static void context_destroy(zend_fiber_context *ctx)
 {
 	ctx->status = ZEND_FIBER_STATUS_DEAD;
-	if (async_fibers_observed()) {
-		zend_observer_fiber_destroy_notify(ctx);
-	}
+	zend_observer_fiber_destroy_notify(ctx);
 	efree(ctx);
 }
 
@@ -99,9 +102,7 @@ static void context_switch(zend_fiber_context *from, zend_fiber_context *to)
 {
 	ASYNC_G(fiber_left) = NULL;
 	if (from != NULL && from != to) {
-		if (async_fibers_observed()) {
-			zend_observer_fiber_switch_notify(from, to);
-		}
+		zend_observer_fiber_switch_notify(from, to);
 		if (from->status == ZEND_FIBER_STATUS_DEAD) {
 			if (is_coroutine_context(from)) {
 				context_destroy(from);
@@ -141,16 +142,26 @@ bool async_fibers_observed(void)
 		return observed != 0;
 	}
 	/* "auto": the debuggers and profilers that observe fibers are Zend
-	 * extensions (Xdebug); OPcache observes none. */
+	 * extensions (Xdebug), or extensions known to (module names); OPcache
+	 * observes none. */
 	observed = 0;
 	for (zend_llist_element *e = zend_extensions.head; e != NULL; e = e->next) {
 		zend_extension *ext = (zend_extension *) e->data;
 		if (ext->name != NULL && strcmp(ext->name, "Zend OPcache") != 0) {
 			observed = 1;
-			break;
+			return true;
 		}
 	}
-	return observed != 0;
+	static const char *const observing_modules[] = {
+		"newrelic", "opentelemetry", "tideways", "tideways_xhprof", "blackfire", "ddtrace", "datadog-profiling",
+	};
+	for (size_t i = 0; i < sizeof(observing_modules) / sizeof(observing_modules[0]); i++) {
+		if (zend_hash_str_exists(&module_registry, observing_modules[i], strlen(observing_modules[i]))) {
+			observed = 1;
+			return true;
+		}
+	}
+	return false;
 }
 
 void async_fibers_runtime_created(void)
@@ -196,8 +207,8 @@ void async_fibers_coroutine_start(async_vm_state *vm, zend_function *fn)
 	EG(current_fiber_context) = NULL;
 	ensure_own_context(vm);
 	zend_fiber_context *from = ASYNC_G(fiber_left);
-	if (from == NULL || !async_fibers_observed()) {
-		context_switch(from, vm->own_fiber_context);
+	if (from == NULL) {
+		context_switch(NULL, vm->own_fiber_context);
 		return;
 	}
 	/* Observers may look at the current frame (Xdebug names the new stack
@@ -227,7 +238,7 @@ void async_fibers_coroutine_end(async_vm_state *vm, bool fatal)
 	}
 	vm->own_fiber_context = NULL;
 	own->status = ZEND_FIBER_STATUS_DEAD;
-	if (fatal && async_fibers_observed()) {
+	if (fatal) {
 		/* What the function observers still count as running ends while
 		 * its frames exist (PHP does it at the switch out of a dead
 		 * fiber, which comes after the frames went here). */
@@ -267,7 +278,17 @@ static ZEND_NAMED_FUNCTION(async_fiber_construct)
 		 * run (async_fibers_entered). */
 		ASYNC_G(fiber_contexts) = true;
 		ASYNC_G(fiber_left) = NULL;
-		ensure_own_context(tasync_coroutine_host_data(tasync_coroutine_current(rt)));
+		async_vm_state *vm = tasync_coroutine_host_data(tasync_coroutine_current(rt));
+		if (vm != NULL && vm != &ASYNC_G(main_vm)) {
+			/* Until now the coroutines shared what the main flow's context
+			 * holds (the function observers' current frame, which this
+			 * extension's own observer of the main script's end relies
+			 * on): told as a switch out of the main flow into this
+			 * coroutine, the main flow keeps it and this one starts
+			 * afresh, as every coroutine from now on. */
+			ensure_own_context(vm);
+			context_switch(EG(main_fiber_context), vm->own_fiber_context);
+		}
 	}
 	original_fiber_construct(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 }
