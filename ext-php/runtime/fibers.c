@@ -266,6 +266,66 @@ void async_fibers_vm_free(async_vm_state *vm)
 	context_destroy(own);
 }
 
+/* ------------------------------------------------------------ valgrind */
+
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+/*
+ * Debian's PHP is built without valgrind support, so the C stacks of its
+ * Fibers are not registered with valgrind, which then takes a switch
+ * between one and a coroutine's stack (registered by the core) for a jump
+ * of the stack pointer within one stack and loses track of both. Under
+ * valgrind only, an init and a destroy observer register each Fiber's
+ * stack; zend_fiber_stack (private to Zend/zend_fibers.c) starts with its
+ * base and size.
+ */
+typedef struct fiber_stack_head {
+	void *pointer;
+	size_t size;
+} fiber_stack_head;
+
+static HashTable valgrind_stacks;
+
+static void valgrind_fiber_init(zend_fiber_context *ctx)
+{
+	if (ctx->kind != zend_ce_fiber || ctx->stack == NULL) {
+		return;
+	}
+	fiber_stack_head *stack = (fiber_stack_head *) ctx->stack;
+	char *lo = stack->pointer;
+	unsigned id = VALGRIND_STACK_REGISTER(lo, lo + stack->size);
+	zend_hash_index_update_ptr(&valgrind_stacks, (zend_ulong) (uintptr_t) ctx, (void *) (uintptr_t) id);
+}
+
+static void valgrind_fiber_destroy(zend_fiber_context *ctx)
+{
+	void *id = zend_hash_index_find_ptr(&valgrind_stacks, (zend_ulong) (uintptr_t) ctx);
+	if (id != NULL) {
+		VALGRIND_STACK_DEREGISTER((unsigned) (uintptr_t) id);
+		zend_hash_index_del(&valgrind_stacks, (zend_ulong) (uintptr_t) ctx);
+	}
+}
+
+static void valgrind_startup(void)
+{
+	if (RUNNING_ON_VALGRIND) {
+		zend_hash_init(&valgrind_stacks, 8, NULL, NULL, 1);
+		zend_observer_fiber_init_register(valgrind_fiber_init);
+		zend_observer_fiber_destroy_register(valgrind_fiber_destroy);
+	}
+}
+
+static void valgrind_shutdown(void)
+{
+	if (RUNNING_ON_VALGRIND) {
+		zend_hash_destroy(&valgrind_stacks);
+	}
+}
+#else
+static void valgrind_startup(void) {}
+static void valgrind_shutdown(void) {}
+#endif
+
 /* ------------------------------------------------------ new Fiber (C13) */
 
 static ZEND_NAMED_FUNCTION(async_fiber_construct)
@@ -296,6 +356,7 @@ static ZEND_NAMED_FUNCTION(async_fiber_construct)
 void async_fibers_startup(void *kind)
 {
 	coroutine_kind = kind;
+	valgrind_startup();
 	unnamed_function.type = ZEND_USER_FUNCTION;
 	unnamed_function.filename = zend_string_init_interned("[coroutine]", sizeof("[coroutine]") - 1, 1);
 	unnamed_function.opcodes = &unnamed_opline;
@@ -308,6 +369,7 @@ void async_fibers_startup(void *kind)
 
 void async_fibers_shutdown(void)
 {
+	valgrind_shutdown();
 	zend_function *ctor = zend_ce_fiber->constructor;
 	if (original_fiber_construct != NULL && ctor != NULL && ctor->internal_function.handler == async_fiber_construct) {
 		ctor->internal_function.handler = original_fiber_construct;

@@ -20,7 +20,7 @@ spawn(function () {
     $f->start();
     echo "not reached after the fiber\n";
 });
-delay(50);
+delay(10000);
 echo "not reached in main\n";
 ?>
 --EXPECT--
