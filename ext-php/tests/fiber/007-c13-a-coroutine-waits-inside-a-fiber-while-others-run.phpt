@@ -26,7 +26,9 @@ $other = spawn(function () use ($w, &$log) {
     $log[] = "other 0";
     delay(10);
     $log[] = "other 1";
-    delay(50);
+    while (!in_array("fiber: fread", $log, true)) {
+        delay(5);                   // runs meanwhile, the fiber's coroutine waits
+    }
     fwrite($w, "hello");
     $log[] = "other wrote";
     var_dump(Fiber::getCurrent());
