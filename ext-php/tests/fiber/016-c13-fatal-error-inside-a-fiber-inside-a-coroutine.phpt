@@ -20,7 +20,7 @@ spawn(function () {
     echo "not reached after the fiber\n";
 });
 try {
-    delay(100);
+    delay(10000);
 } finally {
     echo "main finally\n";
 }
