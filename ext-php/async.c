@@ -117,19 +117,20 @@ static ZEND_INI_MH(OnUpdateThreadPoolSize)
 
 /* async.fiber_observers: whether coroutine switches are told to the
  * fiber-switch observers of zend_observer.h (debuggers, profilers; rule
- * C13, runtime/fibers.c): "auto" (when a Zend extension other than OPcache,
- * or an extension known to observe fibers, is loaded), "1" or "0". Decided
- * once per process, at its first runtime. */
+ * C13, runtime/fibers.c) from the runtime's start: "auto" (when a Zend
+ * extension other than OPcache, or an extension known to observe fibers, is
+ * loaded) or "1". There is no "0": an observer that tracks stacks (Xdebug)
+ * must hear of every coroutine from its start once any switch is told, and
+ * a request's first Fiber makes every switch told. Decided once per
+ * process, at its first runtime. */
 static ZEND_INI_MH(OnUpdateFiberObservers)
 {
 	if (zend_string_equals_literal_ci(new_value, "auto") || ZSTR_LEN(new_value) == 0) {
 		ASYNC_G(fiber_observers) = -1;
 	} else if (zend_string_equals_literal_ci(new_value, "on") || zend_string_equals_literal(new_value, "1")) {
 		ASYNC_G(fiber_observers) = 1;
-	} else if (zend_string_equals_literal_ci(new_value, "off") || zend_string_equals_literal(new_value, "0")) {
-		ASYNC_G(fiber_observers) = 0;
 	} else {
-		php_error_docref(NULL, E_WARNING, "async.fiber_observers must be auto, 1 or 0");
+		php_error_docref(NULL, E_WARNING, "async.fiber_observers must be auto or 1");
 		return FAILURE;
 	}
 	return SUCCESS;

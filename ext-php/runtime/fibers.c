@@ -45,7 +45,10 @@
  * with the runtime: "auto" counts them present when a Zend extension other
  * than OPcache (Xdebug, Datadog's tracer) or an extension known to observe
  * fibers or calls (New Relic, OpenTelemetry, Tideways, Blackfire) is
- * loaded, "1" always, "0" never.
+ * loaded, or "1". An observer it cannot see hears of the coroutines that
+ * started before the request's first Fiber only from their next switch, as
+ * new fibers (a context told INIT): one that keeps stacks (Xdebug) then has
+ * theirs wrong, which is why this setting has no "0".
  */
 #include "runtime/fibers.h"
 
@@ -137,9 +140,9 @@ bool async_fibers_observed(void)
 	if (EXPECTED(observed >= 0)) {
 		return observed != 0;
 	}
-	if (ASYNC_G(fiber_observers) >= 0) {
-		observed = ASYNC_G(fiber_observers) != 0;
-		return observed != 0;
+	if (ASYNC_G(fiber_observers) > 0) {
+		observed = 1;
+		return true;
 	}
 	/* "auto": the debuggers and profilers that observe fibers are Zend
 	 * extensions (Xdebug), or extensions known to (module names); OPcache

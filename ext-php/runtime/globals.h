@@ -77,7 +77,7 @@ ZEND_BEGIN_MODULE_GLOBALS(async)
 	double stall_timeout;            /* seconds, 0: no watchdog (C25) */
 	zend_long file_offload;          /* async.file_offload: ASYNC_IO_OFFLOAD_* */
 	zend_long thread_pool_size;      /* async.thread_pool_size: 0 = the core's default */
-	zend_long fiber_observers;       /* async.fiber_observers: -1 auto, 0 off, 1 on */
+	zend_long fiber_observers;       /* async.fiber_observers: -1 auto, 1 on */
 
 	tasync_runtime_t *rt;
 	tasync_coroutine_t *main_co;      /* borrowed from the runtime */

@@ -1,7 +1,5 @@
 --TEST--
-Rule C13: with async.fiber_observers=0 coroutine switches tell the observers nothing until the request's first Fiber; from then on every switch does (PHP keeps the function observers' current frame per context), the running coroutine first switching from the main flow's context
---INI--
-async.fiber_observers=0
+Rule C13: when async.fiber_observers=auto sees no observer (the probe is no Zend extension), coroutine switches tell the observers nothing until the request's first Fiber; from then on every switch does (PHP keeps the function observers' current frame per context), the running coroutine first switching from the main flow's context
 --FILE--
 <?php
 use function Async\{spawn, await, suspend};
