@@ -286,7 +286,9 @@ ZEND_METHOD(Async_Channel, recvAsync)
 		async_throw_error(rc, NULL);
 		RETURN_THROWS();
 	}
-	RETURN_OBJ(async_future_create(op, ASYNC_FUTURE_CHANNEL_OP, Z_OBJ_P(ZEND_THIS)));
+	/* The Future does not keep the channel: when the channel's last
+	 * reference goes, the pending receive fails as DISPOSED (T1). */
+	RETURN_OBJ(async_future_create(op, ASYNC_FUTURE_CHANNEL_OP, NULL));
 }
 
 ZEND_METHOD(Async_Channel, close)

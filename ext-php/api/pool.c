@@ -401,6 +401,19 @@ static void pool_done(zval *this_zv)
 	}
 }
 
+/* After a resource was lent: the resources refused on the way are
+ * destroyed now; when a destructor throws, the lent one goes back and the
+ * exception is the call's. */
+static void lent_done(zval *this_zv, tasync_pool_t *pool, void *resource, zval *return_value)
+{
+	pool_done(this_zv);
+	if (EG(exception)) {
+		tasync_pool_give_back(pool, resource, NULL);
+		zval_ptr_dtor(return_value);
+		ZVAL_UNDEF(return_value);
+	}
+}
+
 ZEND_METHOD(Async_Pool, __construct)
 {
 	zend_fcall_info fci[CB_COUNT];
@@ -528,6 +541,7 @@ ZEND_METHOD(Async_Pool, acquire)
 	}
 	if (rc == 0) {
 		async_value_unbox(resource, return_value);
+		lent_done(ZEND_THIS, pool, resource, return_value);
 		tasync_value_release(rt, resource);
 	} else {
 		async_throw_error(rc, err);
@@ -550,6 +564,7 @@ ZEND_METHOD(Async_Pool, tryAcquire)
 	async_safe_point();
 	if (rc == 0) {
 		async_value_unbox(resource, return_value);
+		lent_done(ZEND_THIS, pool, resource, return_value);
 		tasync_value_release(rt, resource);
 	} else if (rc == -EAGAIN) {
 		tasync_error_release(rt, err);

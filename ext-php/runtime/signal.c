@@ -132,10 +132,45 @@ static void signal_release_default(int signo)
 
 typedef struct signal_wait {
 	int signo;
-	bool first;                      /* this wait started the watch */
 	tasync_awaitable_t *future;      /* one reference */
 	zval cancellation;               /* the cancellation object, or UNDEF */
 } signal_wait;
+
+/* Completes future with signo's Signal case (its number when Signal has
+ * none). */
+static void signal_settle(tasync_awaitable_t *future, int signo)
+{
+	zval value;
+	zend_object *sig = NULL;
+	if (zend_enum_get_case_by_value(&sig, async_ce_signal, signo, NULL, true) == SUCCESS && sig != NULL) {
+		ZVAL_OBJ_COPY(&value, sig);
+	} else {
+		ZVAL_LONG(&value, signo);
+	}
+	async_future_settle(future, &value, NULL);
+	zval_ptr_dtor(&value);
+}
+
+/*
+ * Watches signo from now on (a delivery before the Future's coroutine
+ * waits is kept for it), without waiting: a wait whose cancellation has
+ * completed already sets the watch up and returns at once. Returns 0 when
+ * a delivery nobody waited for was there (it is this wait's now),
+ * TASYNC_EAWAIT_CANCELLED when the signal is watched, or the error of
+ * setting the watch up.
+ */
+static int signal_watch_now(tasync_runtime_t *rt, int signo, void **err)
+{
+	tasync_awaitable_t *done = NULL;
+	int rc = tasync_future_create(rt, &done);
+	if (rc != 0) {
+		return rc;
+	}
+	tasync_future_resolve(done, NULL);
+	rc = tasync_await_signal(rt, signo, done, err);
+	tasync_awaitable_release(done);
+	return rc;
+}
 
 static void signal_wait_entry(tasync_coroutine_t *self, void *arg)
 {
@@ -145,21 +180,8 @@ static void signal_wait_entry(tasync_coroutine_t *self, void *arg)
 	tasync_awaitable_t *cancellation = Z_ISUNDEF(w->cancellation) ? NULL : async_awaitable_of(Z_OBJ(w->cancellation));
 	void *err = NULL;
 	int rc = tasync_await_signal(rt, w->signo, cancellation, &err);
-	if (w->first && rc != 0 && rc != -ECANCELED && rc != TASYNC_EAWAIT_CANCELLED && rc != TASYNC_EHOST_RAISED) {
-		/* The watch could not be set up: PHP's disposition stays as it was. */
-		signal_watched[w->signo] = false;
-		signal_release_default(w->signo);
-	}
 	if (rc == 0) {
-		zval value;
-		zend_object *sig = NULL;
-		if (zend_enum_get_case_by_value(&sig, async_ce_signal, w->signo, NULL, true) == SUCCESS && sig != NULL) {
-			ZVAL_OBJ_COPY(&value, sig);
-		} else {
-			ZVAL_LONG(&value, w->signo);
-		}
-		async_future_settle(w->future, &value, NULL);
-		zval_ptr_dtor(&value);
+		signal_settle(w->future, w->signo);
 	} else {
 		zend_object *error = err != NULL ? err
 			: async_error_create(TASYNC_ERROR_ASYNC, rc, tasync_strerror(rc));
@@ -232,9 +254,34 @@ PHP_FUNCTION(Async_signal)
 		OBJ_RELEASE(error);
 		RETURN_OBJ(async_future_create(future, ASYNC_FUTURE_PLAIN, NULL));
 	}
+	bool first = !signal_watched[signo];
+	if (first) {
+		/* Before the core's handler can run: it chains to Zend's. */
+		signal_watched[signo] = true;
+		signal_hold_default((int) signo);
+	}
+	void *err = NULL;
+	int rc = signal_watch_now(rt, (int) signo, &err);
+	tasync_error_release(rt, err);
+	err = NULL;
+	if (rc != 0 && rc != TASYNC_EAWAIT_CANCELLED) {
+		if (first) {
+			/* The watch could not be set up: PHP's disposition stays as it was. */
+			signal_watched[signo] = false;
+			signal_release_default((int) signo);
+		}
+		tasync_awaitable_release(future);
+		async_throw_error(rc, NULL);
+		RETURN_THROWS();
+	}
+	if (rc == 0) {
+		/* A delivery nobody waited for was kept: it is this Future's. */
+		signal_settle(future, (int) signo);
+		async_safe_point();
+		RETURN_OBJ(async_future_create(future, ASYNC_FUTURE_PLAIN, NULL));
+	}
 	signal_wait *w = emalloc(sizeof(*w));
 	w->signo = (int) signo;
-	w->first = !signal_watched[signo];
 	w->future = future;
 	tasync_awaitable_retain(future);
 	if (cancel_obj != NULL) {
@@ -242,14 +289,8 @@ PHP_FUNCTION(Async_signal)
 	} else {
 		ZVAL_UNDEF(&w->cancellation);
 	}
-	if (w->first) {
-		/* Before the core's handler can run: it chains to Zend's. */
-		signal_watched[signo] = true;
-		signal_hold_default((int) signo);
-	}
 	tasync_coroutine_t *worker = NULL;
-	void *err = NULL;
-	int rc = async_spawn_native(NULL, signal_wait_entry, w, signal_wait_free, &worker, &err);
+	rc = async_spawn_native(NULL, signal_wait_entry, w, signal_wait_free, &worker, &err);
 	async_safe_point();
 	if (rc != 0) {
 		tasync_awaitable_release(future);
