@@ -129,27 +129,33 @@ static int running_wait(tasync_runtime_t *rt, running_set *r, uint32_t limit, vo
 	return 0;
 }
 
+/* Waits for a free place when $concurrency bounds the callbacks. Returns
+ * false when the caller must stop (an exception is thrown). */
+static bool iterate_slot(tasync_runtime_t *rt, running_set *r, zend_long concurrency)
+{
+	if (concurrency <= 0) {
+		return true;
+	}
+	void *err = NULL;
+	int rc = running_wait(rt, r, (uint32_t) concurrency, &err);
+	if (!async_after_switch()) {
+		tasync_error_release(rt, err);
+		return false;
+	}
+	if (rc != 0) {
+		async_throw_error(rc, err);
+		return false;
+	}
+	return true;
+}
+
 /* One element: its callback's coroutine, then a yield so that it starts
  * before the next element is taken. Returns false when the caller must
  * stop (an exception is thrown). */
 static bool iterate_one(tasync_runtime_t *rt, tasync_scope_t *scope, iterate_state *st, running_set *r,
-	zend_long concurrency, zval *value, zval *key)
+	zval *value, zval *key)
 {
 	void *err = NULL;
-	if (concurrency > 0) {
-		int rc = running_wait(rt, r, (uint32_t) concurrency, &err);
-		if (!async_after_switch()) {
-			tasync_error_release(rt, err);
-			return false;
-		}
-		if (rc != 0) {
-			async_throw_error(rc, err);
-			return false;
-		}
-		if (st->stop) {
-			return true;
-		}
-	}
 	iterate_call *c = emalloc(sizeof(*c));
 	c->state = st;
 	st->refs++;
@@ -191,7 +197,7 @@ static bool iterate_walk(tasync_runtime_t *rt, tasync_scope_t *scope, iterate_st
 		zval *value;
 		bool ok = true;
 		ZEND_HASH_FOREACH_KEY_VAL(Z_ARRVAL(copy), nkey, skey, value) {
-			if (st->stop) {
+			if (st->stop || !(ok = iterate_slot(rt, r, concurrency)) || st->stop) {
 				break;
 			}
 			zval key;
@@ -200,7 +206,7 @@ static bool iterate_walk(tasync_runtime_t *rt, tasync_scope_t *scope, iterate_st
 			} else {
 				ZVAL_LONG(&key, (zend_long) nkey);
 			}
-			ok = iterate_one(rt, scope, st, r, concurrency, value, &key);
+			ok = iterate_one(rt, scope, st, r, value, &key);
 			zval_ptr_dtor(&key);
 			if (!ok) {
 				break;
@@ -217,7 +223,24 @@ static bool iterate_walk(tasync_runtime_t *rt, tasync_scope_t *scope, iterate_st
 	if (it->funcs->rewind) {
 		it->funcs->rewind(it);
 	}
-	while (ok && !EG(exception) && !st->stop && it->funcs->valid(it) == SUCCESS && !EG(exception)) {
+	/* The next element is taken only once a callback may start for it
+	 * (a generator runs up to its next yield then). */
+	for (bool first = true; ok && !EG(exception) && !st->stop; first = false) {
+		if (!first) {
+			if (!(ok = iterate_slot(rt, r, concurrency)) || st->stop) {
+				break;
+			}
+			it->index++;
+			it->funcs->move_forward(it);
+			if (EG(exception)) {
+				break;
+			}
+		} else if (!(ok = iterate_slot(rt, r, concurrency))) {
+			break;
+		}
+		if (it->funcs->valid(it) != SUCCESS || EG(exception)) {
+			break;
+		}
 		zval *value = it->funcs->get_current_data(it);
 		if (EG(exception) || value == NULL) {
 			break;
@@ -234,13 +257,9 @@ static bool iterate_walk(tasync_runtime_t *rt, tasync_scope_t *scope, iterate_st
 		}
 		zval v;
 		ZVAL_COPY_DEREF(&v, value);
-		ok = iterate_one(rt, scope, st, r, concurrency, &v, &key);
+		ok = iterate_one(rt, scope, st, r, &v, &key);
 		zval_ptr_dtor(&v);
 		zval_ptr_dtor(&key);
-		if (ok && !st->stop) {
-			it->index++;
-			it->funcs->move_forward(it);
-		}
 	}
 	zend_iterator_dtor(it);
 	return ok && !EG(exception);
@@ -281,32 +300,37 @@ PHP_FUNCTION(Async_iterate)
 	running_set r = { NULL, 0, 0 };
 
 	bool walked = iterate_walk(rt, scope, st, &r, iterable, concurrency);
-	if (walked) {
-		/* The callbacks end first (an exception meanwhile cancels the rest
-		 * when cancelPending says so). */
-		do {
-			rc = running_wait(rt, &r, st->error != NULL && cancel_pending ? 1 : 0, &err);
-			if (!async_after_switch()) {
-				tasync_error_release(rt, err);
-				walked = false;
-				break;
-			}
-			if (rc != 0) {
-				async_throw_error(rc, err);
-				walked = false;
-				break;
-			}
-			if (st->error != NULL && cancel_pending && r.count > 0) {
-				tasync_scope_cancel(scope, NULL);
-				async_safe_point();
-			}
-		} while (r.count > 0);
+	/* The callbacks end first; an exception of one (now or while the
+	 * others run) cancels the rest when cancelPending says so. */
+	bool cancelled = false;
+	while (walked) {
+		running_prune(&r);
+		if (st->error != NULL && cancel_pending && !cancelled) {
+			tasync_scope_cancel(scope, NULL);
+			async_safe_point();
+			cancelled = true;
+		}
+		if (r.count == 0) {
+			break;
+		}
+		rc = running_wait(rt, &r, r.count, &err);
+		if (!async_after_switch()) {
+			tasync_error_release(rt, err);
+			walked = false;
+		} else if (rc != 0) {
+			async_throw_error(rc, err);
+			walked = false;
+		}
 	}
 	if (walked) {
-		/* Then what they spawned: cancelled and awaited, or awaited. */
+		/* Then what they spawned: cancelled (once what is queued started)
+		 * and awaited, or awaited. */
 		if (cancel_pending) {
+			rc = cancelled ? 0 : tasync_yield(rt, &err);
 			tasync_scope_cancel(scope, NULL);
-			rc = tasync_scope_await_after_cancellation(rt, scope, NULL, NULL, NULL, &err);
+			if (rc == 0 && async_after_switch()) {
+				rc = tasync_scope_await_after_cancellation(rt, scope, NULL, NULL, NULL, &err);
+			}
 		} else {
 			rc = tasync_scope_await_completion(rt, scope, NULL, &err);
 		}

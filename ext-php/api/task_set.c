@@ -64,6 +64,9 @@ typedef struct async_task_set {
 	size_t delivered;                /* results delivered (they left the set) */
 	set_request *requests;           /* waiting, in the order they were made */
 	uint32_t request_count, request_size;
+	/* Completed when a task is spawned or the set closes: what an iterator
+	 * waits for while the set is open and nothing runs (one reference). */
+	tasync_awaitable_t *wake;
 	bool pump_running;
 	zend_object std;
 } async_task_set;
@@ -118,6 +121,18 @@ static void set_sync(async_task_set *s)
 		}
 		zval *order = zend_hash_index_find(&s->order, (zend_ulong) (uintptr_t) e.coroutine);
 		r->order = order != NULL ? (zend_ulong) Z_LVAL_P(order) : (zend_ulong) s->cursor;
+	}
+	/* The set answers for the errors it holds now (see set_dtor). */
+	tasync_group_suppress_errors(s->group);
+}
+
+/* Wakes an iterator waiting for a spawn or the close. */
+static void set_wake(async_task_set *s)
+{
+	if (s->wake != NULL) {
+		tasync_future_resolve(s->wake, NULL);
+		tasync_awaitable_release(s->wake);
+		s->wake = NULL;
 	}
 }
 
@@ -340,6 +355,28 @@ static zend_object *set_create(zend_class_entry *ce)
 	return &s->std;
 }
 
+/* A coroutine that fails with an error the set never delivered (S10 takes
+ * it from its scope). */
+static void undelivered_entry(tasync_coroutine_t *self, void *arg)
+{
+	zval zv;
+	(void) self;
+	ZVAL_OBJ_COPY(&zv, (zend_object *) arg);
+	zend_throw_exception_object(&zv);
+}
+
+static void undelivered_free(void *arg)
+{
+	zval zv;
+	ZVAL_OBJ(&zv, (zend_object *) arg);
+	async_defer_release(&zv);
+}
+
+/*
+ * The set goes (G1: silently): the errors it never delivered flow into
+ * S10 as the group's unhandled ones do, each from the parent of the set's
+ * scope, as a coroutine failing there unobserved.
+ */
 static void set_dtor(zend_object *obj)
 {
 	async_task_set *s = set_from_obj(obj);
@@ -348,6 +385,18 @@ static void set_dtor(zend_object *obj)
 	}
 	async_exception_aside aside;
 	async_exception_set_aside(&aside);
+	set_sync(s);
+	tasync_scope_t *parent = tasync_scope_parent(tasync_group_scope(s->group));
+	for (uint32_t i = 0; i < s->ready_count; i++) {
+		if (s->ready[i].error == NULL) {
+			continue;
+		}
+		zend_object *error = s->ready[i].error;
+		s->ready[i].error = NULL;
+		async_spawn_native(parent != NULL ? parent : tasync_scope_global(ASYNC_G(rt)), undelivered_entry, error,
+			undelivered_free, NULL, NULL);
+	}
+	set_wake(s);
 	tasync_group_let_go(s->group);
 	async_safe_point();
 	async_exception_restore(&aside);
@@ -370,6 +419,8 @@ static void set_free(zend_object *obj)
 		efree(s->requests);
 	}
 	zend_hash_destroy(&s->order);
+	tasync_awaitable_release(s->wake);
+	s->wake = NULL;
 	if (s->group != NULL) {
 		if (ASYNC_G(rt) != NULL) {
 			async_scope_unhold(tasync_group_scope(s->group));
@@ -432,6 +483,7 @@ static void set_spawn(INTERNAL_FUNCTION_PARAMETERS, bool with_key)
 		ZVAL_LONG(&order, (zend_long) before);
 		tasync_coroutine_t *co = async_coroutine_obj_from(Z_OBJ_P(return_value))->co;
 		zend_hash_index_update(&s->order, (zend_ulong) (uintptr_t) co, &order);
+		set_wake(s);
 		pump_start(s);
 	}
 	OBJ_RELEASE(self);
@@ -515,6 +567,7 @@ ZEND_METHOD(Async_TaskSet, cancel)
 		RETURN_THROWS();
 	}
 	tasync_group_close(group);
+	set_wake(THIS_SET());
 	tasync_scope_cancel(tasync_group_scope(group), error);
 	async_safe_point();
 	async_rethrow_bailout();
@@ -528,6 +581,7 @@ ZEND_METHOD(Async_TaskSet, close)
 		RETURN_THROWS();
 	}
 	tasync_group_close(group);
+	set_wake(THIS_SET());
 	async_safe_point();
 }
 
@@ -539,6 +593,7 @@ ZEND_METHOD(Async_TaskSet, dispose)
 		RETURN_THROWS();
 	}
 	tasync_group_close(group);
+	set_wake(THIS_SET());
 	void *err = NULL;
 	int rc = tasync_scope_dispose(tasync_group_scope(group), TASYNC_DISPOSE_CANCEL, 0, &err);
 	async_core_call_done(rc, err);
@@ -696,8 +751,27 @@ static int iterator_valid(zend_object_iterator *it)
 		}
 		if (rc == 0) {
 			set_sync(s);
-			if (s->ready_count == 0) {
-				return FAILURE; /* no task left */
+			if (s->ready_count > 0) {
+				continue;
+			}
+			if (tasync_group_flags(group) & TASYNC_GROUP_CLOSED) {
+				return FAILURE; /* closed, and no task left */
+			}
+			/* Open with nothing running: the next spawn or the close. */
+			if (s->wake == NULL && tasync_future_create(ASYNC_G(rt), &s->wake) != 0) {
+				return FAILURE;
+			}
+			tasync_awaitable_t *wake = s->wake;
+			tasync_awaitable_retain(wake);
+			rc = tasync_await(ASYNC_G(rt), wake, NULL, NULL, &err);
+			tasync_awaitable_release(wake);
+			if (!async_after_switch()) {
+				tasync_error_release(ASYNC_G(rt), err);
+				return FAILURE;
+			}
+			if (rc != 0) {
+				async_throw_error(rc, err);
+				return FAILURE;
 			}
 		}
 	}

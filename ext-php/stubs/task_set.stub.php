@@ -15,7 +15,8 @@ namespace Async;
  * current scope), with the concurrency and queue limits of TaskGroup.
  * count() is the number of tasks whose result was not delivered yet. When
  * several results are ready, the one of the task spawned first is
- * delivered first; otherwise the next task to complete.
+ * delivered first; otherwise the next task to complete. The errors the set
+ * never delivered go to the scope it was made in when it goes (rule S10).
  *
  * @strict-properties
  * @not-serializable
@@ -84,8 +85,9 @@ final class TaskSet implements Awaitable, \Countable, \IteratorAggregate
 
     /**
      * $key => [$result, $error] of each task as it completes (the first in
-     * spawn order among those ready), until no task is left unfinished;
-     * each one leaves the set.
+     * spawn order among those ready), each one leaving the set; while the
+     * set is open it waits for tasks spawned later, and it ends once the
+     * set is closed and every result was delivered.
      */
     public function getIterator(): \Iterator {}
 }
