@@ -163,7 +163,10 @@ PHP_FUNCTION(Async_runtime_stats)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
 	zend_long total = 0, zombie = 0, queued = 0, suspended = 0;
-	tasync_runtime_t *rt = ASYNC_G(rt);
+	tasync_runtime_t *rt = async_runtime();
+	if (rt == NULL) {
+		RETURN_THROWS();
+	}
 	if (rt != NULL) {
 		size_t n = tasync_runtime_coroutines(rt, NULL, 0);
 		tasync_coroutine_t **list = safe_emalloc(n ? n : 1, sizeof(*list), 0);
