@@ -13,6 +13,7 @@
 #include "api/group.h"
 
 #include "api/awaitable.h"
+#include "api/coroutine.h"
 #include "api/exceptions.h"
 #include "api/future.h"
 #include "api/scope.h"
@@ -383,21 +384,51 @@ ZEND_METHOD(Async_TaskGroup, awaitCompletion)
 	}
 }
 
-/* finally() and its alias onFinally(): $callback($this) once the group and
- * its scope have completed (C11: before awaitCompletion() returns). The
- * callback holds the TaskGroup until then. */
-static void group_on_finally(INTERNAL_FUNCTION_PARAMETERS)
+void async_group_finally(INTERNAL_FUNCTION_PARAMETERS, tasync_group_t *group)
 {
 	zend_object *closure;
 	ZEND_PARSE_PARAMETERS_START(1, 1)
 		Z_PARAM_OBJ_OF_CLASS(closure, zend_ce_closure)
 	ZEND_PARSE_PARAMETERS_END();
-	tasync_group_t *group = this_group(ZEND_THIS);
 	if (group == NULL) {
+		zend_throw_exception(async_ce_async_exception, "The task group belongs to a runtime that no longer exists", 0);
 		RETURN_THROWS();
 	}
 	zval callable;
 	ZVAL_OBJ(&callable, closure);
+	if ((tasync_group_flags(group) & TASYNC_GROUP_COMPLETED)
+			&& (tasync_scope_flags(tasync_group_scope(group)) & TASYNC_SCOPE_FINISHED)) {
+		/* Closed and everything in it finished already: the callback runs
+		 * (in a coroutine of its own, C11) before finally() returns, and
+		 * its exception is finally()'s. */
+		zend_fcall_info fci;
+		zend_fcall_info_cache fcc;
+		if (zend_fcall_info_init(&callable, 0, &fci, &fcc, NULL, NULL) != SUCCESS) {
+			RETURN_THROWS();
+		}
+		tasync_runtime_t *rt = ASYNC_G(rt);
+		zval co_zv;
+		ZVAL_UNDEF(&co_zv);
+		async_spawn_call(&co_zv, tasync_scope_global(rt), NULL, NULL, &fci, &fcc, ZEND_THIS, 1, NULL);
+		if (Z_TYPE(co_zv) != IS_OBJECT) {
+			RETURN_THROWS();
+		}
+		tasync_coroutine_t *co = async_coroutine_obj_from(Z_OBJ(co_zv))->co;
+		void *value = NULL, *err = NULL;
+		int rc = tasync_await(rt, tasync_coroutine_awaitable(co), NULL, &value, &err);
+		tasync_value_release(rt, value);
+		zval_ptr_dtor(&co_zv);
+		if (!async_after_switch()) {
+			tasync_error_release(rt, err);
+			RETURN_THROWS();
+		}
+		if (rc != 0) {
+			async_throw_error(rc, err);
+		}
+		return;
+	}
+	/* Otherwise once the group and its scope have completed (C11: before
+	 * awaitCompletion() returns). The callback holds the group until then. */
 	tasync_spawn_options_t opts;
 	async_finally_options(&opts, &callable, Z_OBJ_P(ZEND_THIS), NULL);
 	int rc = tasync_group_on_finally(group, &opts);
@@ -409,12 +440,12 @@ static void group_on_finally(INTERNAL_FUNCTION_PARAMETERS)
 
 ZEND_METHOD(Async_TaskGroup, finally)
 {
-	group_on_finally(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	async_group_finally(INTERNAL_FUNCTION_PARAM_PASSTHRU, spawn_group(ZEND_THIS));
 }
 
 ZEND_METHOD(Async_TaskGroup, onFinally)
 {
-	group_on_finally(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	async_group_finally(INTERNAL_FUNCTION_PARAM_PASSTHRU, spawn_group(ZEND_THIS));
 }
 
 ZEND_METHOD(Async_TaskGroup, getIterator)

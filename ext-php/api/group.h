@@ -30,6 +30,14 @@ tasync_group_t *async_group_new(INTERNAL_FUNCTION_PARAMETERS, void *(*build)(voi
  * into return_value. */
 void async_group_spawn_call(INTERNAL_FUNCTION_PARAMETERS, tasync_group_t *group, bool with_key);
 
+/*
+ * finally(Closure $callback) of a group (TaskGroup, TaskSet): $callback($this)
+ * in a coroutine of its own once the group is closed and everything in it
+ * has finished; at once, awaited before this returns, when that is so
+ * already. group NULL: gone (an exception is thrown).
+ */
+void async_group_finally(INTERNAL_FUNCTION_PARAMETERS, tasync_group_t *group);
+
 void async_register_group_class(void);
 
 #endif /* ASYNC_API_GROUP_H */

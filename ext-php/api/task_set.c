@@ -656,23 +656,9 @@ ZEND_METHOD(Async_TaskSet, awaitCompletion)
 
 ZEND_METHOD(Async_TaskSet, finally)
 {
-	zend_object *closure;
-	ZEND_PARSE_PARAMETERS_START(1, 1)
-		Z_PARAM_OBJ_OF_CLASS(closure, zend_ce_closure)
-	ZEND_PARSE_PARAMETERS_END();
-	tasync_group_t *group = this_group(ZEND_THIS);
-	if (group == NULL) {
-		RETURN_THROWS();
-	}
-	zval callable;
-	ZVAL_OBJ(&callable, closure);
-	tasync_spawn_options_t opts;
-	async_finally_options(&opts, &callable, Z_OBJ_P(ZEND_THIS), NULL);
-	int rc = tasync_group_on_finally(group, &opts);
-	async_safe_point();
-	if (rc != 0) {
-		async_throw_error(rc, NULL);
-	}
+	async_task_set *s = THIS_SET();
+	async_group_finally(INTERNAL_FUNCTION_PARAM_PASSTHRU,
+		s->group != NULL && ASYNC_G(rt) != NULL ? s->group : NULL);
 }
 
 ZEND_METHOD(Async_TaskSet, getIterator)
