@@ -322,7 +322,11 @@ static HashTable *future_get_gc(zend_object *obj, zval **table, int *num)
 	if (f->owner != NULL) {
 		zend_get_gc_buffer_add_obj(buf, f->owner);
 	}
-	outcome_gc(f->aw, buf);
+	/* A FutureState's outcome is reported by the state (which this Future
+	 * holds): reported twice, the collector would count it twice. */
+	if (f->owner == NULL || f->owner->ce != async_ce_future_state) {
+		outcome_gc(f->aw, buf);
+	}
 	zend_get_gc_buffer_use(buf, table, num);
 	return NULL;
 }

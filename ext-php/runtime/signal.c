@@ -3,7 +3,7 @@
  * signal (rule C26), and PHP's own signal handling (pcntl, Zend's) kept
  * working next to it.
  *
- * The Future's work is a coroutine of this file, spawned into the current
+ * The Future's work is a coroutine of this file, spawned into the global
  * scope, that waits for the signal in the core (tasync_await_signal) and
  * completes the Future with the Signal case (or the number); the Future
  * holds it and cancels it when it is cancelled or dropped.
@@ -290,7 +290,10 @@ PHP_FUNCTION(Async_signal)
 		ZVAL_UNDEF(&w->cancellation);
 	}
 	tasync_coroutine_t *worker = NULL;
-	rc = async_spawn_native(NULL, signal_wait_entry, w, signal_wait_free, &worker, &err);
+	/* In the global scope: the wait is the Future's, not the caller's
+	 * scope's (a scope disposed or closed meanwhile does not end it; the
+	 * Future's cancel() and its last reference do). */
+	rc = async_spawn_native(tasync_scope_global(rt), signal_wait_entry, w, signal_wait_free, &worker, &err);
 	async_safe_point();
 	if (rc != 0) {
 		tasync_awaitable_release(future);

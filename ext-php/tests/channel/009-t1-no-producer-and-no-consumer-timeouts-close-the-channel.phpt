@@ -14,10 +14,10 @@ try {
 } catch (Async\ChannelException $e) {
     echo $e->getMessage(), " / ", $e->reason->name, "\n";
 }
-$ch3 = new Async\Channel(0, 30, 0, true);
+$ch3 = new Async\Channel(0, 400, 0, true);
 Async\spawn(function () use ($ch3) {
     for ($i = 0; $i < 3; $i++) {
-        Async\delay(15);
+        Async\delay(150);
         $ch3->send($i);
     }
 });

@@ -1,5 +1,7 @@
 --TEST--
 Rule T2: a FutureState completes its Future once; a second complete() or error() changes nothing and throws AsyncException naming where the first completion happened
+--INI--
+pcre.jit=0
 --FILE--
 <?php
 $state = new Async\FutureState();

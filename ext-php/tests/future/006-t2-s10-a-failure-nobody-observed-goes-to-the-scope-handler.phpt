@@ -23,7 +23,7 @@ $scope->spawn(function () {
     $cancelled = new Async\Future(new Async\FutureState());
     $cancelled->cancel();
 });
-Async\delay(20);
+$scope->awaitCompletion(Async\timeout(10000));
 echo "done\n";
 ?>
 --EXPECT--

@@ -2,27 +2,40 @@
 Rule S8: Scope::allowZombies() returns the scope and makes its destruction dispose it safely again (the default; the later of asNotSafely() and allowZombies() wins): its coroutines go on as zombies
 --FILE--
 <?php
+$gate = new Async\FutureState();
 $scope = (new Async\Scope())->asNotSafely();
 var_dump($scope->allowZombies() === $scope);
-$scope->spawn(function () {
-    Async\delay(20);
+$zombie = $scope->spawn(function () use ($gate) {
+    (new Async\Future($gate))->await();
     echo "the coroutine went on as a zombie\n";
 });
-Async\delay(1);
+Async\suspend();
 unset($scope);
+echo "first scope dropped\n";
 $cancelled = (new Async\Scope())->allowZombies()->asNotSafely();
-$cancelled->spawn(function () {
+$doomed = $cancelled->spawn(function () {
     try {
-        Async\delay(20);
+        Async\delay(100);
     } catch (Async\CancellationError) {
         echo "asNotSafely() came last: cancelled\n";
     }
 });
-Async\delay(1);
+Async\suspend();
 unset($cancelled);
-Async\delay(40);
+try {
+    Async\await($doomed);
+} catch (Async\CancellationError) {
+    echo "it ended cancelled (C8)\n";
+}
+$gate->complete(true);
+Async\await($zombie);
 ?>
 --EXPECTF--
 bool(true)
-%AasNotSafely() came last: cancelled
-%Athe coroutine went on as a zombie
+
+Warning: Coroutine is zombie at %s in Scope disposed at %s
+first scope dropped
+%A
+asNotSafely() came last: cancelled
+it ended cancelled (C8)
+the coroutine went on as a zombie

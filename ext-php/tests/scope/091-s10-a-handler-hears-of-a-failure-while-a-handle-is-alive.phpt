@@ -8,8 +8,8 @@ $scope->setExceptionHandler(function (Async\Scope $s, Async\Coroutine $c, Throwa
     $seen = $e;
     echo "handler: ", $e->getMessage(), "\n";
 });
-$child = $scope->spawn(function () { Async\delay(5); throw new RuntimeException("child failed"); });
-Async\delay(20);
+$child = $scope->spawn(function () { throw new RuntimeException("child failed"); });
+Async\suspend();   // the child runs and fails
 echo "the handle is still alive\n";
 try {
     Async\await($child);
@@ -20,10 +20,10 @@ $parent = new Async\Scope();
 $parent->setChildScopeExceptionHandler(function ($s, $c, Throwable $e) { echo "child-scope handler: ", $e->getMessage(), "\n"; });
 $inner = Async\Scope::inherit($parent);
 $grandchild = $inner->spawn(function () { throw new RuntimeException("from a child scope"); });
-Async\delay(5);
+Async\suspend();
 $plain = new Async\Scope();
 $kept = $plain->spawn(function () { throw new RuntimeException("kept on the handle"); });
-Async\delay(5);
+Async\suspend();
 echo "no handler: the scope is not cancelled: ", var_export(!$plain->isCancelled(), true), "\n";
 try {
     Async\await($kept);

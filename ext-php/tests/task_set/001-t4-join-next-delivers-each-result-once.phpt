@@ -3,9 +3,9 @@ Rule T4: joinNext() returns a Future of the next result to arrive, value or erro
 --FILE--
 <?php
 $set = new Async\TaskSet();
-$set->spawn(function () { Async\delay(30); return "slow"; });
-$set->spawn(function () { Async\delay(10); return "fast"; });
-$set->spawnWithKey('bad', function () { Async\delay(20); throw new RuntimeException("failed"); });
+$set->spawn(function () { Async\delay(300); return "slow"; });
+$set->spawn(function () { Async\delay(100); return "fast"; });
+$set->spawnWithKey('bad', function () { Async\delay(200); throw new RuntimeException("failed"); });
 echo "count ", count($set), "\n";
 echo $set->joinNext()->await(), ", count ", count($set), "\n";
 try {
