@@ -256,6 +256,13 @@ void async_fibers_coroutine_end(async_vm_state *vm, bool fatal)
 	 * (context_switch). */
 }
 
+void async_fibers_adopted_left(void)
+{
+	if (ASYNC_G(fiber_contexts)) {
+		ASYNC_G(fiber_left) = EG(current_fiber_context);
+	}
+}
+
 void async_fibers_vm_free(async_vm_state *vm)
 {
 	zend_fiber_context *own = vm->own_fiber_context;

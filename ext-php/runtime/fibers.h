@@ -47,6 +47,12 @@ void async_fibers_coroutine_start(async_vm_state *vm, zend_function *fn);
  * frames were abandoned by a fatal error. */
 void async_fibers_coroutine_end(async_vm_state *vm, bool fatal);
 
+/* PHP code called in a coroutine of the core (api/spawn.c,
+ * async_call_adopting) is over and the coroutine loses its PHP state: the
+ * context it leaves is the `from` of the next switch, as after a leave
+ * hook. */
+void async_fibers_adopted_left(void);
+
 /* The record of a coroutine goes (from inside the core too): a context it
  * still has is destroyed. */
 void async_fibers_vm_free(async_vm_state *vm);
