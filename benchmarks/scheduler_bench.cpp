@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "bench_runtime.hpp"
 #include "ratio.hpp"
 
 namespace ctx = boost::context::detail;
@@ -140,8 +141,7 @@ tasync_runtime_t *make_runtime() {
     o.size = sizeof(o);
     o.stack_size = kStack;
     o.stack_cache = 2048;
-    tasync_runtime_t *rt = nullptr;
-    if (tasync_runtime_create(&o, &rt) != 0) std::abort();
+    tasync_runtime_t *rt = tasync_bench::create_runtime(o);
     return rt;
 }
 
