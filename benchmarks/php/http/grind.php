@@ -7,7 +7,9 @@
 // simulation of the host's caches (its defaults: the L1 and last-level
 // caches of the CPU it runs on), not measured ones.
 //
-// Used by callgrind.php and bench.php (--grind).
+// Used by callgrind.php and bench.php (--grind). With GRIND_KEEP=1 in the
+// environment the output files are kept (their names go to stderr), for
+// cg_annotate or callgrind_annotate.
 declare(strict_types=1);
 
 const GRIND_REQUEST = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
@@ -91,7 +93,12 @@ function grind_server(array $cmd, int $port, string $tool, int $conns, int $roun
             $totals = array_map('intval', preg_split('/\s+/', trim($m[1])));
         }
     }
-    @unlink($out);
+    if (getenv('GRIND_KEEP')) {
+        /* For cg_annotate / callgrind_annotate: where the counts come from. */
+        fprintf(STDERR, "%s output kept: %s\n", $tool, $out);
+    } else {
+        @unlink($out);
+    }
     @unlink($out . '.log');
     if (!$events || !$totals) {
         throw new RuntimeException("$tool wrote no counts");
