@@ -199,7 +199,7 @@ static ssize_t io_send_failed(size_t count, int err);
 static async_io_status io_wait_as(php_stream *stream, int fd, unsigned events, uint64_t deadline,
 		tasync_coroutine_t *self, int role)
 {
-	async_io_busy *b = async_io_busy_enter(stream);
+	async_io_busy *b = async_io_busy_enter_fd(stream, fd);
 	if (b->closing) {
 		async_io_busy_leave(b);
 		return ASYNC_IO_CLOSED;
@@ -300,9 +300,10 @@ bool async_io_stream_closing(php_stream *stream)
 	return b != NULL && b->closing;
 }
 
-static bool io_claim(php_stream *stream, tasync_coroutine_t *self, bool reading, size_t count, ssize_t *result)
+static bool io_claim(php_stream *stream, int fd, tasync_coroutine_t *self, bool reading, size_t count,
+		ssize_t *result)
 {
-	async_io_busy *b = async_io_busy_find(stream);
+	async_io_busy *b = async_io_busy_find_fd(stream, fd);
 	if (b == NULL) {
 		return true;
 	}
@@ -505,7 +506,7 @@ static ssize_t io_sock_read(php_stream *stream, char *buf, size_t count)
 		return orig->read(stream, buf, count);
 	}
 	ssize_t refused;
-	if (!io_claim(stream, self, true, count, &refused)) {
+	if (!io_claim(stream, sock->socket, self, true, count, &refused)) {
 		return refused;
 	}
 	if (io_tls_on(stream)) {
@@ -576,7 +577,7 @@ static bool io_fread_wait(php_stream *stream, ssize_t *result)
 			|| io_tls_on(stream) || (self = async_io_coroutine()) == NULL || !io_queue_looks_empty(sock->socket)) {
 		return true;
 	}
-	if (!io_claim(stream, self, true, 1, result)) {
+	if (!io_claim(stream, sock->socket, self, true, 1, result)) {
 		return false;
 	}
 	uint64_t deadline = async_io_deadline(&sock->timeout);
@@ -676,7 +677,7 @@ static ssize_t io_sock_write(php_stream *stream, const char *buf, size_t count)
 		return orig->write(stream, buf, count);
 	}
 	ssize_t refused;
-	if (!io_claim(stream, self, false, count, &refused)) {
+	if (!io_claim(stream, sock->socket, self, false, count, &refused)) {
 		return refused;
 	}
 	if (io_tls_on(stream)) {
@@ -729,7 +730,8 @@ static int io_sock_close(php_stream *stream, int close_handle)
 		 * hands back to the system. */
 		tasync_fd_forget(ASYNC_G(rt), sock->socket);
 	}
-	async_io_busy *b = async_io_busy_find(stream);
+	async_io_busy *b = sock != NULL && sock->socket != -1 ? async_io_busy_find_fd(stream, sock->socket)
+		: async_io_busy_find(stream);
 	if (b != NULL) {
 		/* However the stream is freed (fclose() has let the users leave
 		 * already; a driver's php_stream_free(), gzclose(), a resource
