@@ -522,7 +522,9 @@ static ssize_t io_sock_read(php_stream *stream, char *buf, size_t count)
 		bool would_block;
 		return io_read_now(orig, sock, &t, true, &would_block);
 	}
-	uint64_t deadline = async_io_deadline(&sock->timeout);
+	/* Read from the clock only when the read waits (most reads of a
+	 * keep-alive server find their data). */
+	uint64_t deadline = UINT64_MAX;
 	bool direct = ((const io_ops *) stream->ops)->direct;
 	for (;;) {
 		bool would_block = true;
@@ -532,6 +534,9 @@ static ssize_t io_sock_read(php_stream *stream, char *buf, size_t count)
 			if (!would_block) {
 				return n;
 			}
+		}
+		if (deadline == UINT64_MAX) {
+			deadline = async_io_deadline(&sock->timeout);
 		}
 		async_io_status st = io_wait_as(stream, sock->socket, TASYNC_IO_READABLE, deadline, self, 1);
 		switch (st) {
@@ -686,7 +691,7 @@ static ssize_t io_sock_write(php_stream *stream, const char *buf, size_t count)
 	if (async_io_tv_is_zero(&sock->timeout)) {
 		return orig->write(stream, buf, count);
 	}
-	uint64_t deadline = async_io_deadline(&sock->timeout);
+	uint64_t deadline = UINT64_MAX; /* read from the clock at the first wait */
 	for (;;) {
 		ssize_t n = send(sock->socket, buf, count, MSG_DONTWAIT);
 		if (n >= 0) {
@@ -703,6 +708,9 @@ static ssize_t io_sock_write(php_stream *stream, const char *buf, size_t count)
 			return io_send_failed(count, err);
 		}
 		/* The send buffer is full: wait as the stream's writer. */
+		if (deadline == UINT64_MAX) {
+			deadline = async_io_deadline(&sock->timeout);
+		}
 		async_io_status st = io_wait_as(stream, sock->socket, TASYNC_IO_WRITABLE, deadline, self, 2);
 		if (st == ASYNC_IO_READY) {
 			continue;
