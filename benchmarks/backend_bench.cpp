@@ -632,23 +632,23 @@ std::string name(const char *what, const char *backend) { return std::string(wha
 int main(int argc, char **argv) {
     using tasync_bench::Comparison;
     const auto ms = benchmark::kMillisecond;
-    benchmark::RegisterBenchmark("pingpong_raw_uv", pingpong_raw_uv)->Unit(ms);
-    benchmark::RegisterBenchmark("pingpong_raw_ev", pingpong_raw_ev)->Unit(ms);
-    benchmark::RegisterBenchmark("pingpong_raw_uring_rw", pingpong_raw_uring_rw)->Unit(ms);
-    benchmark::RegisterBenchmark("pingpong_raw_uring_poll", pingpong_raw_uring_poll)->Unit(ms);
+    benchmark::RegisterBenchmark("pingpong_raw_uv", pingpong_raw_uv)->Unit(ms)->Apply(tasync_bench::fixed_iterations);
+    benchmark::RegisterBenchmark("pingpong_raw_ev", pingpong_raw_ev)->Unit(ms)->Apply(tasync_bench::fixed_iterations);
+    benchmark::RegisterBenchmark("pingpong_raw_uring_rw", pingpong_raw_uring_rw)->Unit(ms)->Apply(tasync_bench::fixed_iterations);
+    benchmark::RegisterBenchmark("pingpong_raw_uring_poll", pingpong_raw_uring_poll)->Unit(ms)->Apply(tasync_bench::fixed_iterations);
     for (const char *b : kBackends) {
-        benchmark::RegisterBenchmark(name("pingpong_rt_fd", b).c_str(), pingpong_rt_fd, b)->Unit(ms);
-        benchmark::RegisterBenchmark(name("pingpong_rt_op", b).c_str(), pingpong_rt_op, b)->Unit(ms);
+        benchmark::RegisterBenchmark(name("pingpong_rt_fd", b).c_str(), pingpong_rt_fd, b)->Unit(ms)->Apply(tasync_bench::fixed_iterations);
+        benchmark::RegisterBenchmark(name("pingpong_rt_op", b).c_str(), pingpong_rt_op, b)->Unit(ms)->Apply(tasync_bench::fixed_iterations);
     }
-    benchmark::RegisterBenchmark("timer_rearm_raw_uv", timer_rearm_raw_uv)->Unit(ms);
-    benchmark::RegisterBenchmark("timer_rearm_raw_ev", timer_rearm_raw_ev)->Unit(ms);
-    benchmark::RegisterBenchmark("timer_rearm_raw_uring", timer_rearm_raw_uring)->Unit(ms);
-    benchmark::RegisterBenchmark("timer_fire_raw_uv", timer_fire_raw_uv)->Unit(ms);
-    benchmark::RegisterBenchmark("timer_fire_raw_ev", timer_fire_raw_ev)->Unit(ms);
-    benchmark::RegisterBenchmark("timer_fire_raw_uring", timer_fire_raw_uring)->Unit(ms);
+    benchmark::RegisterBenchmark("timer_rearm_raw_uv", timer_rearm_raw_uv)->Unit(ms)->Apply(tasync_bench::fixed_iterations);
+    benchmark::RegisterBenchmark("timer_rearm_raw_ev", timer_rearm_raw_ev)->Unit(ms)->Apply(tasync_bench::fixed_iterations);
+    benchmark::RegisterBenchmark("timer_rearm_raw_uring", timer_rearm_raw_uring)->Unit(ms)->Apply(tasync_bench::fixed_iterations);
+    benchmark::RegisterBenchmark("timer_fire_raw_uv", timer_fire_raw_uv)->Unit(ms)->Apply(tasync_bench::fixed_iterations);
+    benchmark::RegisterBenchmark("timer_fire_raw_ev", timer_fire_raw_ev)->Unit(ms)->Apply(tasync_bench::fixed_iterations);
+    benchmark::RegisterBenchmark("timer_fire_raw_uring", timer_fire_raw_uring)->Unit(ms)->Apply(tasync_bench::fixed_iterations);
     for (const char *b : kBackends) {
-        benchmark::RegisterBenchmark(name("timer_rearm_rt", b).c_str(), timer_rearm_rt, b)->Unit(ms);
-        benchmark::RegisterBenchmark(name("timer_fire_rt", b).c_str(), timer_fire_rt, b)->Unit(ms);
+        benchmark::RegisterBenchmark(name("timer_rearm_rt", b).c_str(), timer_rearm_rt, b)->Unit(ms)->Apply(tasync_bench::fixed_iterations);
+        benchmark::RegisterBenchmark(name("timer_fire_rt", b).c_str(), timer_fire_rt, b)->Unit(ms)->Apply(tasync_bench::fixed_iterations);
     }
     // Throughput: ratio = baseline ns / measured ns, goal >= 0.9 (>= 2 for
     // the uring backend against the uv backend).
