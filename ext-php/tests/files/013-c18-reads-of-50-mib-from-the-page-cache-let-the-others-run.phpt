@@ -22,18 +22,21 @@ Async\await(Async\spawn(function () use ($path, $data, $size) {
         },
         'file_get_contents()' => fn() => file_get_contents($path),
         'fgets() loop' => function () use ($path) {
+            // Hashed as it comes: appending to one string would copy it at
+            // every line under valgrind (no Zend allocator there).
             $f = fopen($path, 'r');
-            $s = '';
+            $h = hash_init('md5');
             while (($line = fgets($f)) !== false) {
-                $s .= $line;
+                hash_update($h, $line);
             }
             fclose($f);
-            return $s;
+            return hash_final($h);
         },
     ];
+    $md5 = md5($data);
     foreach ($calls as $name => $call) {
         [$s, $turns] = count_turns($call);
-        echo "$name: ", $s === $data ? "the data" : "wrong data", "; ",
+        echo "$name: ", (strlen($s) === 32 ? $s : md5($s)) === $md5 ? "the data" : "wrong data", "; ",
             $turns >= 2 ? "the others ran meanwhile" : "the others did not run ($turns turns)", "\n";
     }
 }));
