@@ -24,7 +24,7 @@ $waiter = spawn(function () use ($r, &$log) {
 });
 $other = spawn(function () use ($w, &$log) {
     $log[] = "other 0";
-    delay(10);
+    suspend();                      // the fiber's coroutine waits on its timer meanwhile
     $log[] = "other 1";
     while (!in_array("fiber: fread", $log, true)) {
         delay(5);                   // runs meanwhile, the fiber's coroutine waits

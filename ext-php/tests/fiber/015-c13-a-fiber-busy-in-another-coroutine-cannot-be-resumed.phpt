@@ -7,7 +7,8 @@ use function Async\{spawn, await, delay};
 $f = new Fiber(function () { delay(20); return "done"; });
 $a = spawn(function () use ($f) { $f->start(); return $f->getReturn(); });
 $b = spawn(function () use ($f) {
-    delay(5);
+    // a ran first and waits inside the fiber; b waits for nothing, so the
+    // fiber is still running whatever the timing.
     var_dump($f->isRunning(), $f->isSuspended(), Fiber::getCurrent());
     foreach ([fn() => $f->resume(), fn() => $f->throw(new Exception("x")), fn() => Fiber::suspend()] as $call) {
         try { $call(); } catch (FiberError $e) { echo $e->getMessage(), "\n"; }
