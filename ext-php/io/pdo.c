@@ -25,6 +25,7 @@
  * with the cancellation instead, the PDOException as its previous.
  */
 #include "io/families.h"
+#include "io/pdo_pool.h"
 #include "io/wait.h"
 #include "runtime/host.h"
 
@@ -149,6 +150,9 @@ static void io_pdo_call(INTERNAL_FUNCTION_PARAMETERS, size_t i)
 	}
 	io_pdo_orig[i](INTERNAL_FUNCTION_PARAM_PASSTHRU);
 	bool failed = Z_TYPE_P(return_value) == IS_FALSE || EG(exception) != NULL;
+	if (failed && kind == IO_PDO_EXECUTE) {
+		async_pdo_pool_statement_failed(obj);
+	}
 	switch (kind) {
 		case IO_PDO_EXECUTE:
 			if (!failed && php_pdo_stmt_fetch_object(obj)->column_count > 0) {
@@ -227,7 +231,9 @@ static zif_handler io_pdo_orig_construct;
 
 static ZEND_NAMED_FUNCTION(io_pdo_construct)
 {
-	io_pdo_orig_construct(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	if (!async_pdo_pool_construct(INTERNAL_FUNCTION_PARAM_PASSTHRU)) {
+		io_pdo_orig_construct(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	}
 	tasync_coroutine_t *self = EG(exception) != NULL && ASYNC_G(rt) != NULL ? tasync_coroutine_current(ASYNC_G(rt)) : NULL;
 	if (self == NULL || !(tasync_coroutine_flags(self) & TASYNC_CO_CANCEL_REQUESTED)
 			|| zend_is_unwind_exit(EG(exception)) || zend_is_graceful_exit(EG(exception))) {
@@ -259,6 +265,7 @@ static ZEND_NAMED_FUNCTION(io_pdo_construct)
 
 void async_io_pdo_startup(void)
 {
+	async_pdo_pool_startup();
 	if (io_pdo_orig_construct == NULL) {
 		zend_class_entry *pdo = zend_hash_str_find_ptr(CG(class_table), "pdo", sizeof("pdo") - 1);
 		zend_function *ctor = pdo != NULL && pdo->type == ZEND_INTERNAL_CLASS ? pdo->constructor : NULL;
@@ -297,6 +304,7 @@ void async_io_pdo_startup(void)
 /* At the end of a request: the records go, with their weak references. */
 void async_io_pdo_request_shutdown(void)
 {
+	async_pdo_pool_request_shutdown();
 	if (io_pdo_readers == NULL) {
 		return;
 	}
