@@ -707,9 +707,11 @@ static void pp_call(INTERNAL_FUNCTION_PARAMETERS, int m)
 		pp_rec_unref(r);
 		return;
 	}
-	ZVAL_OBJ(&EX(This), conn);
+	/* Only the pointer: the type info of a frame's This carries the
+	 * call's flags (ZEND_CALL_INFO). */
+	Z_OBJ(EX(This)) = conn;
 	pp_orig[m](INTERNAL_FUNCTION_PARAM_PASSTHRU);
-	ZVAL_OBJ(&EX(This), obj);
+	Z_OBJ(EX(This)) = obj;
 	bool failed = EG(exception) != NULL || Z_TYPE_P(return_value) == IS_FALSE;
 	if (m == PP_SET_ATTR && !failed) {
 		if (lease != NULL) {

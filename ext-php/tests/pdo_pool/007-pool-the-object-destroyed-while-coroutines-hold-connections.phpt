@@ -1,0 +1,42 @@
+--TEST--
+PDO pool: the PDO object destroyed while coroutines hold its connections: their statements go on working on them, and every connection is closed once its holders are done
+--EXTENSIONS--
+mysqlnd
+pdo
+pdo_mysql
+--SKIPIF--
+<?php require __DIR__ . '/../include/services.inc'; services_skip('mysql'); ?>
+--FILE--
+<?php
+require __DIR__ . '/../include/pdo_pool.inc';
+
+$admin = services_pdo_mysql();
+$user = service_env('TASYNC_TEST_MYSQL_USER');
+$self = (int) $admin->query('SELECT CONNECTION_ID()')->fetchColumn();
+$count = fn() => (int) $admin->query("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = '$user' AND ID <> $self")->fetchColumn();
+
+$pdo = pool_mysql([PDO::ATTR_POOL_MAX => 2]);
+$weak = WeakReference::create($pdo);
+$holders = [];
+for ($i = 0; $i < 2; $i++) {
+    // The coroutines keep no reference to the object: only their statements.
+    $holders[] = Async\spawn(function () use ($weak, $i) {
+        $st = $weak->get()->prepare('SELECT SLEEP(0.2), ?');
+        Async\delay(100);
+        $st->execute([$i]);
+        return $st->fetch(PDO::FETCH_NUM)[1];
+    });
+}
+Async\delay(50);
+echo "connections while held: ", $count(), "\n";
+$pdo = null; // the object goes while both connections are lent
+echo "object gone: ", $weak->get() === null ? "yes" : "no", "\n";
+echo "holders: ", implode(',', Async\await_all_or_fail($holders)), "\n";
+Async\delay(50);
+echo "connections after: ", $count(), "\n";
+?>
+--EXPECTF--
+connections while held: 2
+object gone: yes
+holders: 0,1
+connections after: 0
