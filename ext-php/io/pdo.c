@@ -229,18 +229,19 @@ static const zif_handler io_pdo_hooks[IO_PDO_HOOKS] = {
 
 static zif_handler io_pdo_orig_construct;
 
-static ZEND_NAMED_FUNCTION(io_pdo_construct)
+/*
+ * After a PDO call that failed with an exception in a coroutine whose
+ * cancellation was requested (C18 made it pending again): the cancellation
+ * is delivered now, with the PDOException as its previous, so that the
+ * coroutine ends with it rather than with an error that hides it.
+ */
+void async_io_pdo_deliver_cancellation(void)
 {
-	if (!async_pdo_pool_construct(INTERNAL_FUNCTION_PARAM_PASSTHRU)) {
-		io_pdo_orig_construct(INTERNAL_FUNCTION_PARAM_PASSTHRU);
-	}
 	tasync_coroutine_t *self = EG(exception) != NULL && ASYNC_G(rt) != NULL ? tasync_coroutine_current(ASYNC_G(rt)) : NULL;
 	if (self == NULL || !(tasync_coroutine_flags(self) & TASYNC_CO_CANCEL_REQUESTED)
 			|| zend_is_unwind_exit(EG(exception)) || zend_is_graceful_exit(EG(exception))) {
 		return;
 	}
-	/* The connect failed because the coroutine was cancelled (C18 made
-	 * the cancellation pending again): delivered now, here. */
 	zend_object *failure = EG(exception);
 	const zend_op *opline = EG(opline_before_exception);
 	EG(exception) = NULL;
@@ -261,6 +262,15 @@ static ZEND_NAMED_FUNCTION(io_pdo_construct)
 		EG(exception) = failure;
 		EG(opline_before_exception) = opline;
 	}
+}
+
+static ZEND_NAMED_FUNCTION(io_pdo_construct)
+{
+	if (!async_pdo_pool_construct(INTERNAL_FUNCTION_PARAM_PASSTHRU)) {
+		io_pdo_orig_construct(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	}
+	/* A connect that the coroutine's cancellation interrupted. */
+	async_io_pdo_deliver_cancellation();
 }
 
 void async_io_pdo_startup(void)

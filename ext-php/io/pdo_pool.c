@@ -730,6 +730,9 @@ static void pp_call(INTERNAL_FUNCTION_PARAMETERS, int m)
 	}
 	OBJ_RELEASE(conn);
 	pp_rec_unref(r);
+	if (failed) {
+		async_io_pdo_deliver_cancellation();
+	}
 }
 
 #define PP_HANDLER(n) \
