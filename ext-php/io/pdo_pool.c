@@ -832,8 +832,13 @@ static bool pp_check_layout(zend_object *facade, zend_object *conn, const char *
 	zval_ptr_dtor(&rv);
 	same = same && pp_conn_call(conn, "intransaction", 0, NULL, &rv) && (Z_TYPE(rv) == IS_TRUE) == pp_in_txn(conn);
 	zval_ptr_dtor(&rv);
+	/* The DSN after its driver's prefix (pdo_pgsql turns its ';' into ' '). */
 	const char *colon = strchr(dsn, ':');
-	same = same && colon != NULL && dbh->data_source != NULL && strcmp(dbh->data_source, colon + 1) == 0;
+	same = same && colon != NULL && dbh->data_source != NULL && strlen(dbh->data_source) == strlen(colon + 1);
+	for (size_t i = 0; same && colon[1 + i] != '\0'; i++) {
+		char want = colon[1 + i], got = dbh->data_source[i];
+		same = got == want || (want == ';' && got == ' ');
+	}
 	if (!same) {
 		pp_disable("a connected PDO object's fields are not where this build expects them");
 		return false;
