@@ -12,8 +12,8 @@ require __DIR__ . '/../include/pdo_pool.inc';
 
 $admin = services_pdo_mysql();
 $user = service_env('TASYNC_TEST_MYSQL_USER');
-$self = (int) $admin->query('SELECT CONNECTION_ID()')->fetchColumn();
-$count = fn() => (int) $admin->query("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = '$user' AND ID <> $self")->fetchColumn();
+$before = implode(',', $admin->query("SELECT ID FROM information_schema.PROCESSLIST")->fetchAll(PDO::FETCH_COLUMN));
+$count = fn() => (int) $admin->query("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = '$user' AND ID NOT IN ($before)")->fetchColumn();
 
 $pdo = pool_mysql([PDO::ATTR_POOL_MAX => 2]);
 $weak = WeakReference::create($pdo);
