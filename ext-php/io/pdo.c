@@ -22,7 +22,10 @@
  * as PDO says a failed connect does, with a PDOException; rule C18 would
  * deliver the cancellation at the next suspension point, but the exception
  * ends the coroutine first. The constructor is wrapped: the coroutine ends
- * with the cancellation instead, the PDOException as its previous.
+ * with the cancellation instead, the PDOException as its previous (as a
+ * failed call of a pooled object does, io/pdo_pool.c). The constructor
+ * wrapper also hands PDO::ATTR_POOL_ENABLED to io/pdo_pool.c, and a failed
+ * execute() tells it, so that a dead pooled connection is replaced.
  */
 #include "io/families.h"
 #include "io/pdo_pool.h"
