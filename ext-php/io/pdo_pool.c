@@ -371,10 +371,17 @@ static int pp_cb_create(void *data, tasync_pool_t *pool, void **out_resource, vo
 	zend_object *conn = NULL;
 	(void) pool;
 	if (r->plain != NULL && GC_REFCOUNT(r->plain) == 1 && !pp_in_txn(r->plain)) {
-		conn = r->plain; /* adopted: the pool counts it from now on */
+		/* Adopted, reset as between borrowers: the pool counts it from now on. */
+		conn = r->plain;
 		r->plain = NULL;
-		pp_clear_query_stmt(conn);
-	} else {
+		r->refs++;
+		if (!pp_reset(r, conn)) {
+			OBJ_RELEASE(conn);
+			conn = NULL;
+		}
+		pp_rec_unref(r);
+	}
+	if (conn == NULL) {
 		r->refs++;
 		conn = pp_connect(r);
 		pp_rec_unref(r);
@@ -1104,6 +1111,12 @@ void async_pdo_pool_startup(void)
 
 void async_pdo_pool_request_shutdown(void)
 {
+	if (pp_conns != NULL) {
+		/* Only a lookup for calls in coroutines, which are over. */
+		zend_hash_destroy(pp_conns);
+		FREE_HASHTABLE(pp_conns);
+		pp_conns = NULL;
+	}
 	if (pp_recs == NULL) {
 		return;
 	}

@@ -34,7 +34,10 @@ echo "in another coroutine: owner=$owner, same connection: ", (int) $conn === $m
 unset($st, $maker, $user);
 // Gone with its statement: the maker's connection is closed.
 $admin = services_pdo_mysql();
-Async\delay(50);
+$gone = fn() => $admin->query("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = $makerId")->fetchColumn() == 0;
+for ($k = 0; $k < 100 && !$gone(); $k++) {
+    Async\delay(20);
+}
 echo "maker's connection closed with its statement: ",
     $admin->query("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = $makerId")->fetchColumn() == 0 ? "yes" : "no", "\n";
 ?>

@@ -17,22 +17,28 @@ $count = fn() => (int) $admin->query("SELECT COUNT(*) FROM information_schema.PR
 
 $pdo = pool_mysql([PDO::ATTR_POOL_MAX => 2]);
 $weak = WeakReference::create($pdo);
+$prepared = 0;
 $holders = [];
 for ($i = 0; $i < 2; $i++) {
     // The coroutines keep no reference to the object: only their statements.
-    $holders[] = Async\spawn(function () use ($weak, $i) {
+    $holders[] = Async\spawn(function () use ($weak, $i, &$prepared) {
         $st = $weak->get()->prepare('SELECT SLEEP(0.2), ?');
-        Async\delay(100);
+        for ($prepared++; $prepared < 3; Async\delay(5)); // until the object is gone
         $st->execute([$i]);
         return $st->fetch(PDO::FETCH_NUM)[1];
     });
 }
-Async\delay(50);
+while ($prepared < 2) {
+    Async\delay(5);
+}
 echo "connections while held: ", $count(), "\n";
 $pdo = null; // the object goes while both connections are lent
 echo "object gone: ", $weak->get() === null ? "yes" : "no", "\n";
+$prepared++;
 echo "holders: ", implode(',', Async\await_all_or_fail($holders)), "\n";
-Async\delay(50);
+for ($k = 0; $k < 100 && $count() > 0; $k++) {
+    Async\delay(20);
+}
 echo "connections after: ", $count(), "\n";
 ?>
 --EXPECTF--

@@ -10,29 +10,44 @@ pdo_mysql
 <?php
 require __DIR__ . '/../include/pdo_pool.inc';
 
-$pdo = pool_mysql([PDO::ATTR_POOL_MAX => 2]);
-$gap = (int) (40 * services_time_scale());
+$pdo = pool_mysql([PDO::ATTR_POOL_MAX => 1]);
+$gap = (int) (10 * services_time_scale());
+$held = 0;
+$release = false;
 $order = [];
-$coroutines = [];
-for ($i = 0; $i < 6; $i++) {
-    $coroutines[] = Async\spawn(function () use ($pdo, $i, $gap, &$order) {
-        Async\delay($gap * $i); // arrive one after another
-        $pdo->query('DO 1');    // served
-        $order[] = $i;
-        $pdo->query('SELECT SLEEP(0.2)');
+// A coroutine holds the connection until everyone waits.
+$blockers = [];
+for ($b = 0; $b < 1; $b++) {
+    $blockers[] = Async\spawn(function () use ($pdo, &$held, &$release) {
+        $pdo->query('DO 1');
+        for ($held++; !$release; Async\delay(5));
     });
 }
-// Arrives between 2 and 3, then borrows in a loop: a new coroutine each round.
-$loop = Async\spawn(function () use ($pdo, $gap, &$order) {
-    Async\delay((int) ($gap * 2.5));
-    for ($k = 0; $k < 3; $k++) {
-        Async\await(Async\spawn(function () use ($pdo, &$order, $k) {
-            $pdo->query('DO 1');
-            $order[] = "L$k";
-        }));
+while ($held < 1) {
+    Async\delay(5);
+}
+$coroutines = [];
+for ($i = 0; $i < 6; $i++) {
+    $coroutines[] = Async\spawn(function () use ($pdo, $i, &$order) {
+        $pdo->query('DO 1'); // waits: served in arrival order
+        $order[] = $i;
+    });
+    Async\delay($gap);
+    if ($i === 2) {
+        // Arrives between 2 and 3, then borrows in a loop: a new coroutine each round.
+        $coroutines[] = Async\spawn(function () use ($pdo, &$order) {
+            for ($k = 0; $k < 3; $k++) {
+                Async\await(Async\spawn(function () use ($pdo, &$order, $k) {
+                    $pdo->query('DO 1');
+                    $order[] = "L$k";
+                }));
+            }
+        });
+        Async\delay($gap);
     }
-});
-Async\await_all_or_fail([...$coroutines, $loop]);
+}
+$release = true;
+Async\await_all_or_fail([...$blockers, ...$coroutines]);
 echo implode(' ', $order), "\n";
 ?>
 --EXPECT--
