@@ -28,6 +28,7 @@
  * execute() tells it, so that a dead pooled connection is replaced.
  */
 #include "io/families.h"
+#include "io/pdo.h"
 #include "io/pdo_pool.h"
 #include "io/wait.h"
 #include "runtime/host.h"

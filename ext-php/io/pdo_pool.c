@@ -72,6 +72,7 @@
  * async.pdo_pool_layout_fault (test only) simulates a mismatch.
  */
 #include "io/families.h"
+#include "io/pdo.h"
 #include "io/pdo_pool.h"
 #include "io/wait.h"
 #include "api/exceptions.h"

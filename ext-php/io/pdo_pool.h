@@ -14,9 +14,6 @@ void async_pdo_pool_request_shutdown(void);
 bool async_pdo_pool_construct(INTERNAL_FUNCTION_PARAMETERS);
 /* After a statement's execute() failed. */
 void async_pdo_pool_statement_failed(zend_object *stmt);
-/* io/pdo.c: a cancelled coroutine's failed PDO call ends with the
- * cancellation (the PDOException as its previous). */
-void async_io_pdo_deliver_cancellation(void);
 /* async.pdo_pool_layout_fault (test only): 1, 2 simulate a layout mismatch. */
 extern zend_long async_pdo_pool_layout_fault;
 

@@ -11,9 +11,10 @@ pdo_mysql
 require __DIR__ . '/../include/pdo_pool.inc';
 
 $admin = services_pdo_mysql();
-$user = service_env('TASYNC_TEST_MYSQL_USER');
-$before = implode(',', $admin->query("SELECT ID FROM information_schema.PROCESSLIST")->fetchAll(PDO::FETCH_COLUMN));
-$count = fn() => (int) $admin->query("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = '$user' AND ID NOT IN ($before)")->fetchColumn();
+$ids = [];
+$count = function () use ($admin, &$ids) {
+    return (int) $admin->query('SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID IN (' . implode(',', $ids) . ')')->fetchColumn();
+};
 
 $pdo = pool_mysql([PDO::ATTR_POOL_MAX => 2]);
 $weak = WeakReference::create($pdo);
@@ -21,7 +22,8 @@ $prepared = 0;
 $holders = [];
 for ($i = 0; $i < 2; $i++) {
     // The coroutines keep no reference to the object: only their statements.
-    $holders[] = Async\spawn(function () use ($weak, $i, &$prepared) {
+    $holders[] = Async\spawn(function () use ($weak, $i, &$prepared, &$ids) {
+        $ids[] = (int) $weak->get()->query('SELECT CONNECTION_ID()')->fetchColumn();
         $st = $weak->get()->prepare('SELECT SLEEP(0.2), ?');
         for ($prepared++; $prepared < 3; Async\delay(5)); // until the object is gone
         $st->execute([$i]);
