@@ -10,21 +10,21 @@ pdo_mysql
 <?php
 require __DIR__ . '/../include/pdo_pool.inc';
 
-pool_mysql_table('pool_txn', 'owner INT NOT NULL, n INT NOT NULL');
+$t = pool_mysql_table('pool_txn', 'owner INT NOT NULL, n INT NOT NULL');
 $pdo = pool_mysql([PDO::ATTR_POOL_MAX => 10]);
 $inserted = $read = 0;
 $coroutines = [];
 for ($i = 0; $i < 10; $i++) {
-    $coroutines[] = Async\spawn(function () use ($pdo, $i, &$inserted, &$read) {
+    $coroutines[] = Async\spawn(function () use ($pdo, $i, $t, &$inserted, &$read) {
         $pdo->beginTransaction();
         $in = $pdo->inTransaction();
-        $st = $pdo->prepare('INSERT INTO pool_txn (owner, n) VALUES (?, ?)');
+        $st = $pdo->prepare("INSERT INTO $t (owner, n) VALUES (?, ?)");
         for ($n = 0; $n < 3; $n++) {
             $st->execute([$i, $n]);
         }
         // Every transaction is open at once while each one reads.
         for ($inserted++; $inserted < 10; Async\delay(5));
-        $visible = $pdo->query('SELECT owner, COUNT(*) FROM pool_txn GROUP BY owner')->fetchAll(PDO::FETCH_KEY_PAIR);
+        $visible = $pdo->query("SELECT owner, COUNT(*) FROM $t GROUP BY owner")->fetchAll(PDO::FETCH_KEY_PAIR);
         for ($read++; $read < 10; Async\delay(5));
         if ($i % 2 === 0) {
             $pdo->commit();
@@ -39,9 +39,9 @@ foreach ($results as $i => [$in, $visible, $after]) {
     $own = $visible == [$i => 3] ? "only its own 3 rows" : json_encode($visible);
     printf("%d: in transaction %s, sees %s, after %s\n", $i, var_export($in, true), $own, var_export($after, true));
 }
-$final = services_pdo_mysql()->query('SELECT owner, COUNT(*) FROM pool_txn GROUP BY owner ORDER BY owner')->fetchAll(PDO::FETCH_KEY_PAIR);
+$final = services_pdo_mysql()->query("SELECT owner, COUNT(*) FROM $t GROUP BY owner ORDER BY owner")->fetchAll(PDO::FETCH_KEY_PAIR);
 echo "committed: ", json_encode($final), "\n";
-services_pdo_mysql()->exec('DROP TABLE pool_txn');
+services_pdo_mysql()->exec("DROP TABLE $t");
 ?>
 --EXPECT--
 0: in transaction true, sees only its own 3 rows, after false

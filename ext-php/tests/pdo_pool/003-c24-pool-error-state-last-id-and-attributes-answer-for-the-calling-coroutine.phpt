@@ -10,13 +10,13 @@ pdo_mysql
 <?php
 require __DIR__ . '/../include/pdo_pool.inc';
 
-pool_mysql_table('pool_ids', 'id INT AUTO_INCREMENT PRIMARY KEY, v INT');
+$t = pool_mysql_table('pool_ids', 'id INT AUTO_INCREMENT PRIMARY KEY, v INT');
 $pdo = pool_mysql([PDO::ATTR_POOL_MAX => 4, PDO::ATTR_ERRMODE => PDO::ERRMODE_SILENT]);
-$a = Async\spawn(function () use ($pdo) {
+$a = Async\spawn(function () use ($pdo, $t) {
     echo "A before any query: ", var_export($pdo->errorCode(), true), "\n";
     $pdo->query('SELECT * FROM pool_no_such_table');
-    $pdo->exec('INSERT INTO pool_ids (v) VALUES (1)');
-    $pdo->exec('INSERT INTO pool_ids (v) VALUES (1)');
+    $pdo->exec("INSERT INTO $t (v) VALUES (1)");
+    $pdo->exec("INSERT INTO $t (v) VALUES (1)");
     $id = $pdo->lastInsertId();
     $pdo->query('SELECT * FROM pool_no_such_table');
     $pdo->setAttribute(PDO::ATTR_CASE, PDO::CASE_UPPER);
@@ -25,9 +25,9 @@ $a = Async\spawn(function () use ($pdo) {
     $row = $pdo->query('SELECT 1 AS lower_name')->fetch(PDO::FETCH_ASSOC);
     return [$pdo->errorCode(), $pdo->errorInfo()[1], $id, $pdo->inTransaction(), array_keys($row)[0]];
 });
-$b = Async\spawn(function () use ($pdo) {
+$b = Async\spawn(function () use ($pdo, $t) {
     Async\delay(30);
-    $pdo->exec('INSERT INTO pool_ids (v) VALUES (2)');
+    $pdo->exec("INSERT INTO $t (v) VALUES (2)");
     $id = $pdo->lastInsertId();
     $row = $pdo->query('SELECT 1 AS lower_name')->fetch(PDO::FETCH_ASSOC);
     return [$pdo->errorCode(), $pdo->errorInfo()[1], $id, $pdo->inTransaction(), array_keys($row)[0]];
@@ -35,7 +35,7 @@ $b = Async\spawn(function () use ($pdo) {
 [$ra, $rb] = Async\await_all_or_fail([$a, $b]);
 echo "A: ", json_encode($ra), "\n";
 echo "B: ", json_encode($rb), "\n";
-services_pdo_mysql()->exec('DROP TABLE pool_ids');
+services_pdo_mysql()->exec("DROP TABLE $t");
 ?>
 --EXPECT--
 A before any query: '00000'

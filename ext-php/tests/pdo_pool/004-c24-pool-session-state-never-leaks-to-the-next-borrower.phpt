@@ -10,14 +10,14 @@ pdo_mysql
 <?php
 require __DIR__ . '/../include/pdo_pool.inc';
 
-pool_mysql_table('pool_leak', 'v INT');
+$t = pool_mysql_table('pool_leak', 'v INT');
 $pdo = pool_mysql([PDO::ATTR_POOL_MAX => 1]);
-$first = Async\spawn(function () use ($pdo) {
+$first = Async\spawn(function () use ($pdo, $t) {
     $pdo->exec("SET @borrower = 'first', SESSION sql_mode = 'ANSI_QUOTES', SESSION wait_timeout = 77");
     $pdo->exec('CREATE TEMPORARY TABLE pool_tmp (x INT)');
     $pdo->exec('USE information_schema');
     $pdo->beginTransaction();
-    $pdo->exec('INSERT INTO ' . service_env('TASYNC_TEST_MYSQL_DB') . '.pool_leak VALUES (1)');
+    $pdo->exec('INSERT INTO ' . service_env('TASYNC_TEST_MYSQL_DB') . ".$t VALUES (1)");
     return (int) $pdo->query('SELECT CONNECTION_ID()')->fetchColumn();
     // ends with the transaction open
 });
@@ -40,7 +40,7 @@ echo "sql_mode kept: ", $vars[1], ", wait_timeout kept: ", $vars[2], "\n";
 echo "database: ", $vars[3] === service_env('TASYNC_TEST_MYSQL_DB') ? "the DSN's" : $vars[3], "\n";
 echo "temporary table: $tmp\n";
 echo "in transaction: ", var_export($in, true), "\n";
-echo "rows left by the open transaction: ", services_pdo_mysql()->query('SELECT COUNT(*) FROM pool_leak')->fetchColumn(), "\n";
+echo "rows left by the open transaction: ", services_pdo_mysql()->query("SELECT COUNT(*) FROM $t")->fetchColumn(), "\n";
 
 // An attribute set in a coroutine stays with that coroutine's connection.
 $third = Async\spawn(function () use ($pdo) {
@@ -51,7 +51,7 @@ $fourth = Async\spawn(function () use ($pdo) {
     return array_keys($pdo->query('SELECT 1 AS x')->fetch(PDO::FETCH_ASSOC))[0];
 });
 echo "attribute: ", Async\await($third), " then ", Async\await($fourth), "\n";
-services_pdo_mysql()->exec('DROP TABLE pool_leak');
+services_pdo_mysql()->exec("DROP TABLE $t");
 ?>
 --EXPECT--
 same connection: yes

@@ -9,18 +9,19 @@ pdo_pgsql
 <?php
 require __DIR__ . '/../include/pdo_pool.inc';
 
+$t = pool_name('pool_pg');
 $setup = new PDO(pool_pgsql_dsn(), service_env('TASYNC_TEST_PGSQL_USER'), service_env('TASYNC_TEST_PGSQL_PASSWORD'));
-$setup->exec('DROP TABLE IF EXISTS pool_pg');
-$setup->exec('CREATE TABLE pool_pg (owner INT)');
+$setup->exec("DROP TABLE IF EXISTS $t");
+$setup->exec("CREATE TABLE $t (owner INT)");
 $pdo = pool_pgsql([PDO::ATTR_POOL_MAX => 2]);
 $inserted = 0;
 $coroutines = [];
 foreach ([0, 1] as $i) {
-    $coroutines[] = Async\spawn(function () use ($pdo, $i, &$inserted) {
+    $coroutines[] = Async\spawn(function () use ($pdo, $i, $t, &$inserted) {
         $pdo->beginTransaction();
-        $pdo->exec("INSERT INTO pool_pg VALUES ($i)");
+        $pdo->exec("INSERT INTO $t VALUES ($i)");
         for ($inserted++; $inserted < 2; Async\delay(5));
-        $seen = $pdo->query('SELECT owner FROM pool_pg')->fetchAll(PDO::FETCH_COLUMN);
+        $seen = $pdo->query("SELECT owner FROM $t")->fetchAll(PDO::FETCH_COLUMN);
         $pid = $pdo->query('SELECT pg_backend_pid()')->fetchColumn();
         $i === 0 ? $pdo->commit() : $pdo->rollBack();
         return [$seen, $pid];
@@ -29,14 +30,14 @@ foreach ([0, 1] as $i) {
 $results = Async\await_all_or_fail($coroutines);
 echo "each sees its own row: ", json_encode(array_column($results, 0)), "\n";
 echo "two connections: ", $results[0][1] !== $results[1][1] ? "yes" : "no", "\n";
-echo "committed: ", json_encode($setup->query('SELECT owner FROM pool_pg')->fetchAll(PDO::FETCH_COLUMN)), "\n";
+echo "committed: ", json_encode($setup->query("SELECT owner FROM $t")->fetchAll(PDO::FETCH_COLUMN)), "\n";
 
 $one = pool_pgsql([PDO::ATTR_POOL_MAX => 1]);
-$first = Async\spawn(function () use ($one) {
+$first = Async\spawn(function () use ($one, $t) {
     $one->exec('SET search_path TO pg_catalog');
     $one->exec('CREATE TEMP TABLE pool_tmp (x INT)');
     $one->beginTransaction();
-    $one->exec('INSERT INTO public.pool_pg VALUES (9)');
+    $one->exec("INSERT INTO public.$t VALUES (9)");
     return $one->query('SELECT pg_backend_pid()')->fetchColumn();
 });
 $pid1 = Async\await($first);
@@ -49,8 +50,8 @@ $second = Async\spawn(function () use ($one) {
 [$pid2, $path, $tmp, $in] = Async\await($second);
 echo "same connection: ", $pid1 === $pid2 ? "yes" : "no", "\n";
 echo "search_path: $path, temporary tables: $tmp, in transaction: ", var_export($in, true), "\n";
-echo "the open transaction rolled back: ", $setup->query('SELECT COUNT(*) FROM pool_pg WHERE owner = 9')->fetchColumn() == 0 ? "yes" : "no", "\n";
-$setup->exec('DROP TABLE pool_pg');
+echo "the open transaction rolled back: ", $setup->query("SELECT COUNT(*) FROM $t WHERE owner = 9")->fetchColumn() == 0 ? "yes" : "no", "\n";
+$setup->exec("DROP TABLE $t");
 ?>
 --EXPECT--
 each sees its own row: [[0],[1]]

@@ -20,20 +20,21 @@ try {
 // The pool's second connection fails to connect: its init command fails
 // while the first connection holds a lock.
 $admin = services_pdo_mysql();
-$admin->exec('DROP PROCEDURE IF EXISTS pool_015_init');
-$admin->exec("CREATE PROCEDURE pool_015_init() BEGIN IF NOT GET_LOCK('pool_015', 0) THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'busy'; END IF; END");
-$pdo = pool_mysql([PDO::ATTR_POOL_MAX => 2, PDO::MYSQL_ATTR_INIT_COMMAND => 'CALL pool_015_init()']);
+$proc = pool_name('pool_015_init');
+$admin->exec("DROP PROCEDURE IF EXISTS $proc");
+$admin->exec("CREATE PROCEDURE $proc() BEGIN IF NOT GET_LOCK('$proc', 0) THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'busy'; END IF; END");
+$pdo = pool_mysql([PDO::ATTR_POOL_MAX => 2, PDO::MYSQL_ATTR_INIT_COMMAND => "CALL $proc()"]);
 $results = Async\await_all(array_map(fn($i) => Async\spawn(function () use ($pdo) {
     $v = $pdo->query('SELECT 1')->fetchColumn();
     Async\delay(100);
     return $v;
 }), [0, 1]));
-echo "served: ", json_encode($results[0]), "\n";
+echo "served: ", json_encode(array_values($results[0])), "\n";
 foreach ($results[1] as $e) {
     echo "refused: ", get_class($e), " ", $e->getCode(), "\n";
 }
 unset($pdo);
-$admin->exec('DROP PROCEDURE pool_015_init');
+$admin->exec("DROP PROCEDURE $proc");
 foreach ([[PDO::ATTR_POOL_MAX => 0], [PDO::ATTR_POOL_MIN => 3, PDO::ATTR_POOL_MAX => 2], [PDO::ATTR_PERSISTENT => true]] as $bad) {
     try {
         pool_mysql($bad);

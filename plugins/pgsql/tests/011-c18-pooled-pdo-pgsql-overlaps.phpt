@@ -27,10 +27,11 @@ echo "connections: ", count(array_unique(array_column($rows, 'pid'))), "\n";
 echo "two rounds: ", $elapsed >= 0.38 && $elapsed < 0.9 * $scale ? "yes" : "no ($elapsed s)", "\n";
 echo "stall below 50 ms: ", $stall < 50 * $scale ? "yes" : "no ($stall ms)", "\n";
 
-$victim = Async\spawn(function () use ($pdo) {
+$sleep = 'SELECT pg_sleep(5), ' . getmypid(); // this process's: the suites of several backends run at once
+$victim = Async\spawn(function () use ($pdo, $sleep) {
     $pid = $pdo->query('SELECT pg_backend_pid()')->fetchColumn();
     try {
-        $pdo->query('SELECT pg_sleep(5)');
+        $pdo->query($sleep);
     } catch (PDOException $e) {
         echo "terminated: PDOException\n";
     }
@@ -39,7 +40,7 @@ $victim = Async\spawn(function () use ($pdo) {
 $pid = null;
 for ($k = 0; $k < 200 && !$pid; $k++) {
     Async\delay(10);
-    $pid = $admin->query("SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(5)' AND state = 'active'")->fetchColumn();
+    $pid = $admin->query("SELECT pid FROM pg_stat_activity WHERE query = '$sleep' AND state = 'active'")->fetchColumn();
 }
 $admin->query("SELECT pg_terminate_backend($pid)");
 [$before, $after] = Async\await($victim);
