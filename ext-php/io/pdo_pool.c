@@ -76,6 +76,7 @@
 #include "io/pdo_pool.h"
 #include "io/wait.h"
 #include "api/exceptions.h"
+#include "api/spawn.h"
 #include "runtime/globals.h"
 #include "runtime/host.h"
 #include "runtime/runtime.h"
@@ -447,6 +448,52 @@ static int pp_cb_before_release(void *data, tasync_pool_t *pool, void *resource)
 	return keep;
 }
 
+/* A check pass, in a coroutine with a PHP VM of its own (the connects and
+ * the pings call PDO), in the global scope. */
+typedef struct pp_check_arg {
+	pp_rec *rec;                /* one reference */
+	tasync_pool_t *pool;        /* one reference */
+} pp_check_arg;
+
+static void pp_check_entry(tasync_coroutine_t *self, void *arg)
+{
+	pp_check_arg *a = arg;
+	void *err = NULL;
+	(void) self;
+	/* What fails here fails again for the borrower who needs it. */
+	tasync_pool_check(ASYNC_G(rt), a->pool, &err);
+	tasync_error_release(ASYNC_G(rt), err);
+	async_safe_point();
+	if (EG(exception) != NULL) {
+		zend_clear_exception();
+	}
+}
+
+static void pp_check_free(void *arg)
+{
+	pp_check_arg *a = arg;
+	tasync_pool_release(a->pool);
+	pp_rec_unref(a->rec);
+	efree(a);
+}
+
+static void pp_cb_check_due(void *data, tasync_pool_t *pool)
+{
+	pp_rec *r = data;
+	tasync_runtime_t *rt = ASYNC_G(rt);
+	if (rt == NULL) {
+		return;
+	}
+	pp_check_arg *a = emalloc(sizeof(*a));
+	a->rec = r;
+	a->pool = pool;
+	r->refs++;
+	tasync_pool_retain(pool);
+	void *err = NULL;
+	async_spawn_native(tasync_scope_global(rt), pp_check_entry, a, pp_check_free, NULL, &err);
+	tasync_error_release(rt, err);
+}
+
 static void pp_cb_release_data(void *data)
 {
 	pp_rec *r = data;
@@ -476,6 +523,7 @@ static tasync_pool_t *pp_pool(pp_rec *r)
 	cb.destroy = pp_cb_destroy;
 	cb.healthcheck = pp_cb_healthcheck;
 	cb.before_release = pp_cb_before_release;
+	cb.check_due = pp_cb_check_due;
 	cb.release_data = pp_cb_release_data;
 	tasync_pool_options_t opts;
 	memset(&opts, 0, sizeof(opts));
