@@ -12,24 +12,32 @@ require __DIR__ . '/../include/pdo_pool.inc';
 
 $t = pool_mysql_table('pool_ids', 'id INT AUTO_INCREMENT PRIMARY KEY, v INT');
 $pdo = pool_mysql([PDO::ATTR_POOL_MAX => 4, PDO::ATTR_ERRMODE => PDO::ERRMODE_SILENT]);
-$a = Async\spawn(function () use ($pdo, $t) {
+$aInserted = $bDone = false;
+$a = Async\spawn(function () use ($pdo, $t, &$aInserted, &$bDone) {
     echo "A before any query: ", var_export($pdo->errorCode(), true), "\n";
     $pdo->query('SELECT * FROM pool_no_such_table');
     $pdo->exec("INSERT INTO $t (v) VALUES (1)");
     $pdo->exec("INSERT INTO $t (v) VALUES (1)");
     $id = $pdo->lastInsertId();
-    $pdo->query('SELECT * FROM pool_no_such_table');
     $pdo->setAttribute(PDO::ATTR_CASE, PDO::CASE_UPPER);
     $pdo->beginTransaction();
-    Async\delay(100); // B runs meanwhile
+    $pdo->query('SELECT * FROM pool_no_such_table');
+    $aInserted = true;
+    while (!$bDone) {
+        Async\delay(5); // B runs meanwhile
+    }
+    $error = [$pdo->errorCode(), $pdo->errorInfo()[1]];
     $row = $pdo->query('SELECT 1 AS lower_name')->fetch(PDO::FETCH_ASSOC);
-    return [$pdo->errorCode(), $pdo->errorInfo()[1], $id, $pdo->inTransaction(), array_keys($row)[0]];
+    return [...$error, $id, $pdo->inTransaction(), array_keys($row)[0]];
 });
-$b = Async\spawn(function () use ($pdo, $t) {
-    Async\delay(30);
+$b = Async\spawn(function () use ($pdo, $t, &$aInserted, &$bDone) {
+    while (!$aInserted) {
+        Async\delay(5);
+    }
     $pdo->exec("INSERT INTO $t (v) VALUES (2)");
     $id = $pdo->lastInsertId();
     $row = $pdo->query('SELECT 1 AS lower_name')->fetch(PDO::FETCH_ASSOC);
+    $bDone = true;
     return [$pdo->errorCode(), $pdo->errorInfo()[1], $id, $pdo->inTransaction(), array_keys($row)[0]];
 });
 [$ra, $rb] = Async\await_all_or_fail([$a, $b]);
@@ -39,5 +47,5 @@ services_pdo_mysql()->exec("DROP TABLE $t");
 ?>
 --EXPECT--
 A before any query: '00000'
-A: ["00000",null,"2",true,"LOWER_NAME"]
+A: ["42S02",1146,"2",true,"LOWER_NAME"]
 B: ["00000",null,"3",false,"lower_name"]
