@@ -38,6 +38,7 @@
 #include "io/families.h"
 #include "io/filesystems.h"
 #include "io/hooks.h"
+#include "io/pdo_pool.h"
 #include "io/wait.h"
 #include "runtime/exit_hook.h"
 #include "runtime/fibers.h"
@@ -107,6 +108,13 @@ static ZEND_INI_MH(OnUpdateFileOffload)
  * work (DNS, files, flock) on at once, on every backend. Threads start on
  * demand and exit after 10 s idle; 0 is the core's default (64). Read when
  * the runtime is created. */
+/* Test only: simulates a PDO layout the pool's self-check refuses. */
+static ZEND_INI_MH(OnUpdatePdoPoolLayoutFault)
+{
+	async_pdo_pool_layout_fault = ZEND_STRTOL(ZSTR_VAL(new_value), NULL, 10);
+	return SUCCESS;
+}
+
 static ZEND_INI_MH(OnUpdateThreadPoolSize)
 {
 	zend_long n = ZEND_STRTOL(ZSTR_VAL(new_value), NULL, 10);
@@ -154,6 +162,7 @@ PHP_INI_BEGIN()
 	PHP_INI_ENTRY("async.file_offload", "auto", PHP_INI_ALL, OnUpdateFileOffload)
 	PHP_INI_ENTRY("async.thread_pool_size", "0", PHP_INI_ALL, OnUpdateThreadPoolSize)
 	PHP_INI_ENTRY("async.fiber_observers", "auto", PHP_INI_SYSTEM, OnUpdateFiberObservers)
+	PHP_INI_ENTRY("async.pdo_pool_layout_fault", "0", PHP_INI_ALL, OnUpdatePdoPoolLayoutFault)
 PHP_INI_END()
 
 /* ----------------------------------------------------------- host table */
