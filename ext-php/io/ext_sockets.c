@@ -198,21 +198,39 @@ static void io_socket_waiter_wake(io_socket_waiter *w)
 	}
 }
 
-/* socket_close(Socket $socket): void. The coroutines waiting on the socket
- * are woken first; their calls fail with EBADF. */
+/*
+ * Before ext/sockets closes s's fd: the coroutines waiting on the socket in
+ * the calls above are woken (their calls fail with EBADF), and so is every
+ * wait on the fd itself, whoever started it (another extension through the
+ * ABI): the runtime forgets the fd (when the fd is a stream's, the stream's
+ * close does it).
+ */
+static void io_socket_closing(php_socket *s)
+{
+	if (ASYNC_G(rt) == NULL || IS_INVALID_SOCKET(s)) {
+		return;
+	}
+	for (io_socket_waiter *w = io_socket_waiters; w != NULL; w = w->next) {
+		if (w->socket == s && !w->closed) {
+			w->closed = true;
+			io_socket_waiter_wake(w);
+		}
+	}
+	if (Z_ISUNDEF(s->zstream)) {
+		/* Otherwise the fd is the stream's of socket_export_stream(), whose
+		 * close forgets it once the stream closes it. */
+		tasync_fd_forget(ASYNC_G(rt), s->bsd_socket);
+	}
+}
+
+/* socket_close(Socket $socket): void. */
 static ZEND_NAMED_FUNCTION(async_io_socket_close)
 {
-	if (ASYNC_G(rt) != NULL && io_socket_waiters != NULL && ZEND_NUM_ARGS() >= 1) {
+	if (ZEND_NUM_ARGS() >= 1) {
 		zval *z = ZEND_CALL_ARG(execute_data, 1);
 		ZVAL_DEREF(z);
 		if (Z_TYPE_P(z) == IS_OBJECT && Z_OBJCE_P(z) == io_socket_ce) {
-			php_socket *s = Z_SOCKET_P(z);
-			for (io_socket_waiter *w = io_socket_waiters; w != NULL; w = w->next) {
-				if (w->socket == s && !w->closed) {
-					w->closed = true;
-					io_socket_waiter_wake(w);
-				}
-			}
+			io_socket_closing(Z_SOCKET_P(z));
 		}
 	}
 	orig_socket_close(INTERNAL_FUNCTION_PARAM_PASSTHRU);
@@ -236,6 +254,9 @@ static void io_socket_fail_connection(php_socket *s)
 		return;
 	}
 	shutdown(s->bsd_socket, SHUT_RDWR);
+	/* What watches the number now watches a file that goes: waits that
+	 * another extension started on it end with EBADF. */
+	tasync_fd_forget(ASYNC_G(rt), s->bsd_socket);
 	int pair[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) == 0) {
 		dup2(pair[0], s->bsd_socket);

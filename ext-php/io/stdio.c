@@ -207,7 +207,6 @@ static async_io_status io_wait_on(php_stream *stream, int fd, unsigned events, u
 		async_io_busy_leave(b);
 		return ASYNC_IO_CLOSED;
 	}
-	stream->flags |= IO_STDIO_WATCHED;
 	async_io_status st = async_io_wait_fd(fd, events, deadline, NULL);
 	async_io_busy_check_gone(b);
 	bool closing = b->closing;
@@ -349,7 +348,6 @@ static ssize_t io_pipe_write(php_stream *stream, int fd, const char *buf, size_t
 				break;
 			}
 			b->writer = self;
-			stream->flags |= IO_STDIO_WATCHED;
 			st = async_io_wait_fd(fd, TASYNC_IO_WRITABLE, deadline, NULL);
 			async_io_busy_check_gone(b);
 			if (b->closing && st != ASYNC_IO_ABORTED) {
@@ -569,7 +567,11 @@ static int io_stdio_close(php_stream *stream, int close_handle)
 		 * waits end before the fd goes. */
 		tasync_fd_forget(ASYNC_G(rt), fd);
 	}
-	if (close_handle && fd >= 0 && (stream->flags & IO_STDIO_WATCHED) && ASYNC_G(rt) != NULL) {
+	if (close_handle && fd >= 0 && ASYNC_G(rt) != NULL) {
+		/* Whoever waits on the fd (this stream's own calls, another
+		 * extension through the ABI, stream_select()) is woken with EBADF,
+		 * and the reactor does not keep watching a number that close()
+		 * hands back to the system. Costs one look-up when nobody waits. */
 		tasync_fd_forget(ASYNC_G(rt), fd);
 	}
 	bool locked = (stream->flags & IO_STDIO_LOCKED) != 0;
