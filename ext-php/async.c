@@ -180,6 +180,7 @@ static PHP_MINIT_FUNCTION(async)
 	async_fiber_guard_startup();
 	async_exit_hook_startup();
 	async_request_startup(&async_module_entry);
+	async_io_wait_startup();
 	/* Rule C18: every family takes over its functions, then the aliases of
 	 * those functions get the same hooks. */
 	async_io_sleep_startup();
@@ -212,6 +213,7 @@ static PHP_MSHUTDOWN_FUNCTION(async)
 	async_io_stdio_shutdown();
 	async_io_file_metadata_shutdown();
 	async_io_filesystems_shutdown();
+	async_io_wait_shutdown();
 	async_exit_hook_shutdown();
 	async_fiber_guard_shutdown();
 	UNREGISTER_INI_ENTRIES();
@@ -246,6 +248,7 @@ static PHP_RSHUTDOWN_FUNCTION(async)
 		async_io_proc_open_request_shutdown();
 		async_io_pdo_request_shutdown();
 		async_io_busy_request_shutdown();
+		async_io_wait_request_shutdown();
 		async_runtime_destroy();
 		async_signal_request_shutdown();
 		/* Show nothing more; release what the teardown handed back. */

@@ -18,8 +18,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <uv.h>
 
 #define UV_BACKEND_NAME "uv"
@@ -60,11 +62,36 @@ static void set_err(const tasync_loop_options_t *opts, const char *what, int uve
         snprintf(opts->errbuf, opts->errbuf_size, "%s: %s", what, uv_strerror(uverr));
 }
 
+/*
+ * The first uv_loop_init of the process also runs libuv's one-time set-up,
+ * which makes a pipe and abort()s when it cannot (EMFILE, ENFILE): until
+ * one loop was made, a pipe is made and closed first, so that a process out
+ * of descriptors gets an error instead (another thread could still take the
+ * two descriptors in between; libuv offers nothing better).
+ */
+static atomic_int uv_once_done;
+
+static int uv_once_preflight(void) {
+    int p[2];
+    if (atomic_load(&uv_once_done)) return 0;
+    if (pipe(p) != 0) return -errno;
+    close(p[0]);
+    close(p[1]);
+    return 0;
+}
+
 static int uv_loop_create_(const tasync_loop_options_t *opts, tasync_loop_t **out) {
     struct tasync_loop *l = calloc(1, sizeof(*l));
     int rc;
     if (l == NULL) return -ENOMEM;
+    rc = uv_once_preflight();
+    if (rc != 0) {
+        set_err(opts, "libuv's first loop needs two descriptors", uv_translate_sys_error(-rc));
+        free(l);
+        return rc;
+    }
     rc = uv_loop_init(&l->uv);
+    if (rc == 0) atomic_store(&uv_once_done, 1);
     if (rc != 0) {
         set_err(opts, "uv_loop_init failed", rc);
         free(l);

@@ -339,7 +339,7 @@ int async_io_file_stream_lock(php_stream *stream, int fd, int value)
 		tasync_awaitable_t *aw = io_lock_released;
 		tasync_awaitable_retain(aw);
 		async_io_busy *b = async_io_busy_enter(stream);
-		async_io_status st = b->closing ? ASYNC_IO_CLOSED
+		async_io_status st = async_io_busy_refused(b) ? ASYNC_IO_CLOSED
 			: async_io_await(aw, tasync_runtime_now(ASYNC_G(rt)) + backoff);
 		async_io_busy_check_gone(b);
 		if (b->closing && st != ASYNC_IO_ABORTED) {
