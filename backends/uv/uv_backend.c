@@ -63,30 +63,40 @@ static void set_err(const tasync_loop_options_t *opts, const char *what, int uve
 }
 
 /*
- * The first uv_loop_init of the process also runs libuv's one-time set-up,
- * which makes a pipe and abort()s when it cannot (EMFILE, ENFILE): until
- * one loop was made, a pipe is made and closed first, so that a process out
- * of descriptors gets an error instead (another thread could still take the
- * two descriptors in between; libuv offers nothing better).
+ * uv_loop_init (libuv 1.44) under EMFILE/ENFILE: the first one of the
+ * process runs libuv's one-time set-up, which makes a pipe and abort()s
+ * when it cannot; and every one makes the epoll descriptor first, then the
+ * loop's signal pipe, and when that pipe fails it returns UV_EMFILE but
+ * leaks the epoll descriptor (one per failed attempt: a script retrying
+ * never gets its runtime). So the descriptors it needs (epoll, the loop's
+ * pipe, the one-time pipe until one loop was made) are made and closed
+ * first, and a process out of them gets an error with nothing lost
+ * (another thread could still take them in between; libuv offers nothing
+ * better).
  */
 static atomic_int uv_once_done;
 
-static int uv_once_preflight(void) {
-    int p[2];
-    if (atomic_load(&uv_once_done)) return 0;
-    if (pipe(p) != 0) return -errno;
-    close(p[0]);
-    close(p[1]);
-    return 0;
+static int uv_loop_preflight(void) {
+    int fds[6], n = 0, err = 0;
+    const int need = atomic_load(&uv_once_done) ? 3 : 5;
+    while (n < need) {
+        if (pipe(fds + n) != 0) {
+            err = -errno;
+            break;
+        }
+        n += 2;
+    }
+    while (n > 0) close(fds[--n]);
+    return err;
 }
 
 static int uv_loop_create_(const tasync_loop_options_t *opts, tasync_loop_t **out) {
     struct tasync_loop *l = calloc(1, sizeof(*l));
     int rc;
     if (l == NULL) return -ENOMEM;
-    rc = uv_once_preflight();
+    rc = uv_loop_preflight();
     if (rc != 0) {
-        set_err(opts, "libuv's first loop needs two descriptors", uv_translate_sys_error(-rc));
+        set_err(opts, "no descriptors left for a libuv loop", uv_translate_sys_error(-rc));
         free(l);
         return rc;
     }
