@@ -21,15 +21,18 @@
 
 #include "php_async.h"
 
+#include "api/channel.h"
 #include "api/context.h"
 #include "api/coroutine.h"
 #include "api/exceptions.h"
 #include "api/functions.h"
 #include "api/future.h"
 #include "api/group.h"
+#include "api/pool.h"
 #include "api/scope.h"
 #include "api/scope_holds.h"
 #include "api/spawn.h"
+#include "api/task_set.h"
 #include "api/timeout.h"
 #include "io/busy.h"
 #include "io/families.h"
@@ -177,6 +180,9 @@ static PHP_MINIT_FUNCTION(async)
 	async_register_context_class();
 	async_register_group_class();
 	async_register_future_class();
+	async_register_channel_class();
+	async_register_pool_class();
+	async_register_task_set_class();
 	async_fiber_guard_startup();
 	async_exit_hook_startup();
 	async_request_startup(&async_module_entry);

@@ -72,11 +72,22 @@ static bool call_add(many_call *c, zval *key, zval *val, uint32_t arg_num)
 	return true;
 }
 
+/* The iterable failed midway: what it handed over counts as observed
+ * (S10), the call answers for it with its own exception; a later failure
+ * of those awaitables does not escalate as uncaught. */
+static bool call_fed_observed(many_call *c)
+{
+	for (uint32_t i = 0; i < c->count; i++) {
+		tasync_awaitable_observe(async_awaitable_of(c->objs[i]));
+	}
+	return false;
+}
+
 /*
  * Creates the set and feeds it the whole iterable: each awaitable is
  * subscribed to as soon as the iterable produced it. False with an
  * exception thrown (a bad item, or the iterator threw): call_free() then
- * unsubscribes what was fed.
+ * unsubscribes what was fed, which counts as observed.
  */
 static bool call_init(many_call *c, uint32_t mode, zend_long count, zval *iterable, uint32_t arg_num,
 	zend_object *cancel_obj)
@@ -118,7 +129,7 @@ static bool call_init(many_call *c, uint32_t mode, zend_long count, zval *iterab
 				ZVAL_LONG(&key, (zend_long) nkey);
 			}
 			if (!call_add(c, &key, val, arg_num)) {
-				return false;
+				return call_fed_observed(c);
 			}
 		} ZEND_HASH_FOREACH_END();
 		return true;
@@ -156,7 +167,7 @@ static bool call_init(many_call *c, uint32_t mode, zend_long count, zval *iterab
 		iter->funcs->move_forward(iter);
 	}
 	zend_iterator_dtor(iter);
-	return ok && !EG(exception);
+	return ok && !EG(exception) ? true : call_fed_observed(c);
 }
 
 /* Seals the set and waits for its outcome. Returns true when the outcome

@@ -18,10 +18,12 @@
 #include "runtime/runtime.h"
 
 #include "zend_closures.h"
+#include "zend_enum.h"
 #include "zend_interfaces.h"
 #include "stubs/async_arginfo.h"
 
 const zend_function_entry *async_functions = ext_functions;
+zend_class_entry *async_ce_signal;
 
 /* --------------------------------------------------------- interfaces */
 
@@ -42,6 +44,8 @@ void async_register_interfaces(void)
 	async_ce_future_like = register_class_Async_FutureLike(async_ce_awaitable);
 	async_ce_future_like->interface_gets_implemented = awaitable_implemented;
 	async_ce_scope_provider = register_class_Async_ScopeProvider();
+	async_ce_spawn_strategy = register_class_Async_SpawnStrategy(async_ce_scope_provider);
+	async_ce_signal = register_class_Async_Signal();
 }
 
 /* ------------------------------------------------------------ helpers */
@@ -70,6 +74,120 @@ PHP_FUNCTION(Async_spawn)
 	ZEND_PARSE_PARAMETERS_END();
 
 	async_spawn_call(return_value, NULL, NULL, NULL, &fci, &fcc, args, argc, named);
+}
+
+/* $strategy->$method($coroutine, $scope): false with its exception thrown. */
+static bool strategy_hook(zend_object *strategy, const char *method, zval *coroutine, zval *scope)
+{
+	zval rv;
+	zend_call_method(strategy, strategy->ce, NULL, method, strlen(method), &rv, 2, coroutine, scope);
+	zval_ptr_dtor(&rv);
+	return !EG(exception);
+}
+
+PHP_FUNCTION(Async_spawn_with)
+{
+	zend_object *provider;
+	zend_fcall_info fci;
+	zend_fcall_info_cache fcc;
+	zval *args = NULL;
+	uint32_t argc = 0;
+	HashTable *named = NULL;
+
+	ZEND_PARSE_PARAMETERS_START(2, -1)
+		Z_PARAM_OBJ_OF_CLASS(provider, async_ce_scope_provider)
+		Z_PARAM_FUNC(fci, fcc)
+		Z_PARAM_VARIADIC_WITH_NAMED(args, argc, named)
+	ZEND_PARSE_PARAMETERS_END();
+
+	tasync_runtime_t *rt = async_runtime();
+	if (rt == NULL) {
+		RETURN_THROWS();
+	}
+	/* The scope it provides, held until the coroutine is spawned (a
+	 * provider may hand out a Scope nobody else holds). */
+	zval provided;
+	ZVAL_UNDEF(&provided);
+	tasync_scope_t *scope = NULL;
+	if (provider->ce == async_ce_scope) {
+		ZVAL_OBJ_COPY(&provided, provider);
+	} else {
+		zend_call_method_with_0_params(provider, provider->ce, NULL, "providescope", &provided);
+		if (EG(exception)) {
+			zval_ptr_dtor(&provided);
+			RETURN_THROWS();
+		}
+		if (Z_TYPE(provided) != IS_NULL && (Z_TYPE(provided) != IS_OBJECT || Z_OBJCE(provided) != async_ce_scope)) {
+			zend_type_error("%s::provideScope(): Return value must be of type ?Async\\Scope, %s returned",
+				ZSTR_VAL(provider->ce->name), zend_zval_type_name(&provided));
+			zval_ptr_dtor(&provided);
+			RETURN_THROWS();
+		}
+	}
+	if (Z_TYPE(provided) == IS_OBJECT) {
+		scope = async_scope_from_obj(Z_OBJ(provided))->scope;
+		if (scope == NULL || tasync_scope_runtime(scope) != rt) {
+			zval_ptr_dtor(&provided);
+			zend_throw_exception(async_ce_async_exception, "The scope belongs to a runtime that no longer exists", 0);
+			RETURN_THROWS();
+		}
+	}
+	async_spawn_call(return_value, scope, NULL, NULL, &fci, &fcc, args, argc, named);
+	if (Z_TYPE_P(return_value) != IS_OBJECT || !instanceof_function(provider->ce, async_ce_spawn_strategy)) {
+		zval_ptr_dtor(&provided);
+		return;
+	}
+	/* The coroutine is queued and starts when the caller suspends (C1):
+	 * the hooks run before that. */
+	zval scope_zv;
+	if (Z_TYPE(provided) == IS_OBJECT) {
+		ZVAL_COPY(&scope_zv, &provided);
+	} else {
+		ZVAL_OBJ(&scope_zv, async_scope_object_for(tasync_coroutine_scope(async_coroutine_obj_from(Z_OBJ_P(return_value))->co)));
+	}
+	if (!strategy_hook(provider, "beforeCoroutineEnqueue", return_value, &scope_zv)) {
+		/* It never starts (C7). */
+		tasync_coroutine_cancel(async_coroutine_obj_from(Z_OBJ_P(return_value))->co, NULL);
+		async_safe_point();
+		zval_ptr_dtor(return_value);
+		ZVAL_UNDEF(return_value);
+	} else if (!strategy_hook(provider, "afterCoroutineEnqueue", return_value, &scope_zv)) {
+		zval_ptr_dtor(return_value);
+		ZVAL_UNDEF(return_value);
+	}
+	zval_ptr_dtor(&scope_zv);
+	zval_ptr_dtor(&provided);
+}
+
+PHP_FUNCTION(Async_runtime_stats)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	zend_long total = 0, zombie = 0, queued = 0, suspended = 0;
+	tasync_runtime_t *rt = async_runtime();
+	if (rt == NULL) {
+		RETURN_THROWS();
+	}
+	if (rt != NULL) {
+		size_t n = tasync_runtime_coroutines(rt, NULL, 0);
+		tasync_coroutine_t **list = safe_emalloc(n ? n : 1, sizeof(*list), 0);
+		n = tasync_runtime_coroutines(rt, list, n);
+		for (size_t i = 0; i < n; i++) {
+			uint32_t flags = tasync_coroutine_flags(list[i]);
+			total++;
+			zombie += (flags & TASYNC_CO_ZOMBIE) ? 1 : 0;
+			queued += (flags & TASYNC_CO_QUEUED) ? 1 : 0;
+			suspended += (flags & TASYNC_CO_SUSPENDED) && !(flags & TASYNC_CO_QUEUED) ? 1 : 0;
+		}
+		efree(list);
+	}
+	array_init(return_value);
+	add_assoc_long(return_value, "coroutines_total", total);
+	add_assoc_long(return_value, "coroutines_active", total - zombie);
+	add_assoc_long(return_value, "coroutines_queued", queued);
+	add_assoc_long(return_value, "coroutines_suspended", suspended);
+	add_assoc_long(return_value, "coroutines_zombie", zombie);
+	add_assoc_long(return_value, "fiber_stack_size", ASYNC_G(stack_size) > 0 ? ASYNC_G(stack_size) : 256 * 1024);
+	add_assoc_long(return_value, "fiber_pool_min", ASYNC_G(stack_cache));
 }
 
 PHP_FUNCTION(Async_suspend)

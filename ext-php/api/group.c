@@ -13,6 +13,7 @@
 #include "api/group.h"
 
 #include "api/awaitable.h"
+#include "api/coroutine.h"
 #include "api/exceptions.h"
 #include "api/future.h"
 #include "api/scope.h"
@@ -129,7 +130,7 @@ static tasync_group_t *this_group(zval *this_zv)
 	return g->group;
 }
 
-ZEND_METHOD(Async_TaskGroup, __construct)
+tasync_group_t *async_group_new(INTERNAL_FUNCTION_PARAMETERS, void *(*build)(void *data, tasync_group_t *group))
 {
 	zend_long concurrency = 0, queue_limit = 0;
 	bool concurrency_null = true, queue_limit_null = true;
@@ -139,30 +140,25 @@ ZEND_METHOD(Async_TaskGroup, __construct)
 		Z_PARAM_LONG_OR_NULL(concurrency, concurrency_null)
 		Z_PARAM_LONG_OR_NULL(queue_limit, queue_limit_null)
 		Z_PARAM_OBJ_OF_CLASS_OR_NULL(scope_obj, async_ce_scope)
-	ZEND_PARSE_PARAMETERS_END();
-	async_group *g = THIS_GROUP();
-	if (g->group != NULL) {
-		zend_throw_error(NULL, "Cannot call constructor twice");
-		RETURN_THROWS();
-	}
+	ZEND_PARSE_PARAMETERS_END_EX(return NULL);
 	if (!concurrency_null && (concurrency < 1 || concurrency > UINT32_MAX)) {
 		zend_argument_value_error(1, "must be null or between 1 and %u", (unsigned) UINT32_MAX);
-		RETURN_THROWS();
+		return NULL;
 	}
 	if (!queue_limit_null && (queue_limit < 0 || queue_limit > UINT32_MAX)) {
 		zend_argument_value_error(2, "must be null or between 0 and %u", (unsigned) UINT32_MAX);
-		RETURN_THROWS();
+		return NULL;
 	}
 	tasync_runtime_t *rt = async_runtime();
 	if (rt == NULL) {
-		RETURN_THROWS();
+		return NULL;
 	}
 	tasync_scope_t *parent = NULL;
 	if (scope_obj != NULL) {
 		parent = async_scope_from_obj(scope_obj)->scope;
 		if (parent == NULL || tasync_scope_runtime(parent) != rt) {
 			zend_throw_exception(async_ce_async_exception, "The scope belongs to a runtime that no longer exists", 0);
-			RETURN_THROWS();
+			return NULL;
 		}
 	}
 	tasync_group_options_t opts;
@@ -175,18 +171,29 @@ ZEND_METHOD(Async_TaskGroup, __construct)
 			: (concurrency > UINT32_MAX / 2 ? UINT32_MAX : (uint32_t) concurrency * 2);
 	}
 	opts.parent = parent;
-	opts.build_results = build_results;
+	opts.build_results = build;
 	void *err = NULL;
-	int rc = tasync_group_create(rt, &opts, &g->group, &err);
+	tasync_group_t *group = NULL;
+	int rc = tasync_group_create(rt, &opts, &group, &err);
 	if (rc != 0) {
-		g->group = NULL;
 		async_throw_error(rc, err);
-		RETURN_THROWS();
+		return NULL;
 	}
-	async_scope_hold(tasync_group_scope(g->group));
+	async_scope_hold(tasync_group_scope(group));
+	return group;
 }
 
-static void group_spawn(INTERNAL_FUNCTION_PARAMETERS, bool with_key)
+ZEND_METHOD(Async_TaskGroup, __construct)
+{
+	async_group *g = THIS_GROUP();
+	if (g->group != NULL) {
+		zend_throw_error(NULL, "Cannot call constructor twice");
+		RETURN_THROWS();
+	}
+	g->group = async_group_new(INTERNAL_FUNCTION_PARAM_PASSTHRU, build_results);
+}
+
+void async_group_spawn_call(INTERNAL_FUNCTION_PARAMETERS, tasync_group_t *group, bool with_key)
 {
 	zend_string *key_str = NULL;
 	zend_long key_num = 0;
@@ -207,8 +214,8 @@ static void group_spawn(INTERNAL_FUNCTION_PARAMETERS, bool with_key)
 			Z_PARAM_VARIADIC_WITH_NAMED(args, argc, named)
 		ZEND_PARSE_PARAMETERS_END();
 	}
-	tasync_group_t *group = this_group(ZEND_THIS);
 	if (group == NULL) {
+		zend_throw_exception(async_ce_async_exception, "The task group belongs to a runtime that no longer exists", 0);
 		RETURN_THROWS();
 	}
 	tasync_group_key_t key;
@@ -223,14 +230,25 @@ static void group_spawn(INTERNAL_FUNCTION_PARAMETERS, bool with_key)
 	async_spawn_call(return_value, NULL, group, with_key ? &key : NULL, &fci, &fcc, args, argc, named);
 }
 
+/* The group of $this for spawn(): NULL when it is gone (the spawn call
+ * throws). */
+static tasync_group_t *spawn_group(zval *this_zv)
+{
+	async_group *g = async_group_from_obj(Z_OBJ_P(this_zv));
+	if (g->group == NULL || ASYNC_G(rt) == NULL || tasync_scope_runtime(tasync_group_scope(g->group)) != ASYNC_G(rt)) {
+		return NULL;
+	}
+	return g->group;
+}
+
 ZEND_METHOD(Async_TaskGroup, spawn)
 {
-	group_spawn(INTERNAL_FUNCTION_PARAM_PASSTHRU, false);
+	async_group_spawn_call(INTERNAL_FUNCTION_PARAM_PASSTHRU, spawn_group(ZEND_THIS), false);
 }
 
 ZEND_METHOD(Async_TaskGroup, spawnWithKey)
 {
-	group_spawn(INTERNAL_FUNCTION_PARAM_PASSTHRU, true);
+	async_group_spawn_call(INTERNAL_FUNCTION_PARAM_PASSTHRU, spawn_group(ZEND_THIS), true);
 }
 
 /* A Future over one of the group's awaitables (made by make). */
@@ -246,7 +264,7 @@ static void return_future(INTERNAL_FUNCTION_PARAMETERS, int (*make)(tasync_group
 		async_throw_error(rc, NULL);
 		RETURN_THROWS();
 	}
-	RETURN_OBJ(async_future_create(aw, Z_OBJ_P(ZEND_THIS)));
+	RETURN_OBJ(async_future_create(aw, ASYNC_FUTURE_GROUP, Z_OBJ_P(ZEND_THIS)));
 }
 
 ZEND_METHOD(Async_TaskGroup, all)
@@ -366,21 +384,51 @@ ZEND_METHOD(Async_TaskGroup, awaitCompletion)
 	}
 }
 
-/* finally() and its alias onFinally(): $callback($this) once the group and
- * its scope have completed (C11: before awaitCompletion() returns). The
- * callback holds the TaskGroup until then. */
-static void group_on_finally(INTERNAL_FUNCTION_PARAMETERS)
+void async_group_finally(INTERNAL_FUNCTION_PARAMETERS, tasync_group_t *group)
 {
 	zend_object *closure;
 	ZEND_PARSE_PARAMETERS_START(1, 1)
 		Z_PARAM_OBJ_OF_CLASS(closure, zend_ce_closure)
 	ZEND_PARSE_PARAMETERS_END();
-	tasync_group_t *group = this_group(ZEND_THIS);
 	if (group == NULL) {
+		zend_throw_exception(async_ce_async_exception, "The task group belongs to a runtime that no longer exists", 0);
 		RETURN_THROWS();
 	}
 	zval callable;
 	ZVAL_OBJ(&callable, closure);
+	if ((tasync_group_flags(group) & TASYNC_GROUP_COMPLETED)
+			&& (tasync_scope_flags(tasync_group_scope(group)) & TASYNC_SCOPE_FINISHED)) {
+		/* Closed and everything in it finished already: the callback runs
+		 * (in a coroutine of its own, C11) before finally() returns, and
+		 * its exception is finally()'s. */
+		zend_fcall_info fci;
+		zend_fcall_info_cache fcc;
+		if (zend_fcall_info_init(&callable, 0, &fci, &fcc, NULL, NULL) != SUCCESS) {
+			RETURN_THROWS();
+		}
+		tasync_runtime_t *rt = ASYNC_G(rt);
+		zval co_zv;
+		ZVAL_UNDEF(&co_zv);
+		async_spawn_call(&co_zv, tasync_scope_global(rt), NULL, NULL, &fci, &fcc, ZEND_THIS, 1, NULL);
+		if (Z_TYPE(co_zv) != IS_OBJECT) {
+			RETURN_THROWS();
+		}
+		tasync_coroutine_t *co = async_coroutine_obj_from(Z_OBJ(co_zv))->co;
+		void *value = NULL, *err = NULL;
+		int rc = tasync_await(rt, tasync_coroutine_awaitable(co), NULL, &value, &err);
+		tasync_value_release(rt, value);
+		zval_ptr_dtor(&co_zv);
+		if (!async_after_switch()) {
+			tasync_error_release(rt, err);
+			RETURN_THROWS();
+		}
+		if (rc != 0) {
+			async_throw_error(rc, err);
+		}
+		return;
+	}
+	/* Otherwise once the group and its scope have completed (C11: before
+	 * awaitCompletion() returns). The callback holds the group until then. */
 	tasync_spawn_options_t opts;
 	async_finally_options(&opts, &callable, Z_OBJ_P(ZEND_THIS), NULL);
 	int rc = tasync_group_on_finally(group, &opts);
@@ -392,12 +440,12 @@ static void group_on_finally(INTERNAL_FUNCTION_PARAMETERS)
 
 ZEND_METHOD(Async_TaskGroup, finally)
 {
-	group_on_finally(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	async_group_finally(INTERNAL_FUNCTION_PARAM_PASSTHRU, spawn_group(ZEND_THIS));
 }
 
 ZEND_METHOD(Async_TaskGroup, onFinally)
 {
-	group_on_finally(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	async_group_finally(INTERNAL_FUNCTION_PARAM_PASSTHRU, spawn_group(ZEND_THIS));
 }
 
 ZEND_METHOD(Async_TaskGroup, getIterator)

@@ -40,6 +40,7 @@
 
 zend_class_entry *async_ce_scope;
 zend_class_entry *async_ce_scope_provider;
+zend_class_entry *async_ce_spawn_strategy;
 static zend_object_handlers scope_handlers;
 
 enum { HANDLER_OWN = 0, HANDLER_CHILDREN = 1 };
@@ -69,6 +70,7 @@ static zend_object *scope_create(zend_class_entry *ce)
 	s->handlers[0] = s->handlers[1] = NULL;
 	s->owner = false;
 	s->is_global = false;
+	s->allow_zombies = false;
 	zend_object_std_init(&s->std, ce);
 	object_properties_init(&s->std, ce);
 	s->std.handlers = &scope_handlers;
@@ -137,7 +139,17 @@ static void scope_dtor(zend_object *obj)
 	async_exception_set_aside(&aside);
 	if (s->owner && !s->is_global) {
 		s->owner = false;
-		scope_dispose_on_release(s->scope);
+		if (s->allow_zombies && (tasync_scope_flags(s->scope) & TASYNC_SCOPE_NOT_SAFELY)) {
+			/* Not safely by inheritance or asNotSafely(), then
+			 * allowZombies(): the later call wins. */
+			void *err = NULL;
+			tasync_scope_dispose(s->scope, TASYNC_DISPOSE_SAFELY, 0, &err);
+			if (err != NULL) {
+				OBJ_RELEASE((zend_object *) err);
+			}
+		} else {
+			scope_dispose_on_release(s->scope);
+		}
 	}
 	scope_detach(s);
 	async_safe_point();
@@ -276,7 +288,7 @@ static int exception_handler_call(void *data, tasync_scope_t *scope, tasync_coro
 	}
 	ZVAL_OBJ_COPY(&args[2], (zend_object *) error);
 	zend_object *thrown = NULL;
-	bool ran = async_call_from_core(&h->callable, &rv, 3, args, &thrown);
+	bool ran = async_call_adopting(&h->callable, &rv, 3, args, &thrown);
 	zval_ptr_dtor(&rv);
 	for (int i = 0; i < 3; i++) {
 		zval_ptr_dtor(&args[i]);
@@ -513,6 +525,14 @@ ZEND_METHOD(Async_Scope, asNotSafely)
 	if (!scope_outlived_runtime(ZEND_THIS)) {
 		tasync_scope_set_not_safely(THIS_SCOPE()->scope);
 	}
+	THIS_SCOPE()->allow_zombies = false;
+	RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
+}
+
+ZEND_METHOD(Async_Scope, allowZombies)
+{
+	ZEND_PARSE_PARAMETERS_NONE();
+	THIS_SCOPE()->allow_zombies = true;
 	RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
 }
 

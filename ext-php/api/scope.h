@@ -8,6 +8,7 @@
 
 extern zend_class_entry *async_ce_scope;
 extern zend_class_entry *async_ce_scope_provider;
+extern zend_class_entry *async_ce_spawn_strategy;
 
 struct async_handler;
 
@@ -22,6 +23,7 @@ typedef struct async_scope {
 	struct async_handler *handlers[2]; /* set through this object (weak) */
 	bool owner;
 	bool is_global;
+	bool allow_zombies;              /* allowZombies(): disposed safely when released */
 	zend_object std;
 } async_scope;
 

@@ -101,6 +101,12 @@ static void coroutine_release_call(async_coroutine *c)
 	zval_ptr_dtor(&c->named);
 	ZVAL_UNDEF(&c->named);
 	c->fci.named_params = NULL;
+	if (c->native_free != NULL) {
+		void (*release)(void *) = c->native_free;
+		c->native_free = NULL;
+		release(c->native_arg);
+	}
+	c->native_arg = NULL;
 }
 
 /* A record the core no longer uses, at the next safe point: the callable,
@@ -260,6 +266,57 @@ void async_finally_options(tasync_spawn_options_t *opts, zval *callable, zend_ob
 	opts->host_data = NULL;
 }
 
+void async_native_options(tasync_spawn_options_t *opts, void (*fn)(tasync_coroutine_t *self, void *arg), void *arg,
+	void (*free)(void *arg))
+{
+	async_coroutine *c = record_create();
+	c->native = fn;
+	c->native_arg = arg;
+	c->native_free = free;
+	coroutine_spawn_options(opts, c);
+	opts->host_data = NULL;
+}
+
+void async_native_discard(tasync_spawn_options_t *opts)
+{
+	if (opts->arg != NULL) {
+		record_free(opts->arg);
+		opts->arg = NULL;
+	}
+}
+
+int async_spawn_native(tasync_scope_t *scope, void (*fn)(tasync_coroutine_t *self, void *arg), void *arg,
+	void (*free)(void *arg), tasync_coroutine_t **out, void **out_error)
+{
+	if (out != NULL) {
+		*out = NULL;
+	}
+	if (out_error != NULL) {
+		*out_error = NULL;
+	}
+	tasync_runtime_t *rt = ASYNC_G(rt);
+	tasync_spawn_options_t opts;
+	async_native_options(&opts, fn, arg, free);
+	opts.scope = scope;
+	if (rt == NULL) {
+		async_native_discard(&opts);
+		return TASYNC_EBAD_STATE;
+	}
+	tasync_coroutine_t *co = NULL;
+	int rc = tasync_spawn(rt, &opts, &co, out_error);
+	if (rc != 0) {
+		/* The core took nothing. */
+		async_native_discard(&opts);
+		return rc;
+	}
+	if (out != NULL) {
+		*out = co;
+	} else {
+		tasync_coroutine_release(co);
+	}
+	return 0;
+}
+
 /* ----------------------------------------------------------- entry */
 
 /*
@@ -286,26 +343,45 @@ static bool coroutine_failed(async_coroutine *c, tasync_coroutine_t *self)
 	return false;
 }
 
-static void coroutine_entry(tasync_coroutine_t *self, void *arg)
+/*
+ * The ini value of error_reporting, as a Fiber reads it (INI_INT, and E_ALL
+ * when it is unset), without INI_INT's two lookups by name in the table of
+ * ini directives at every start (a sixth of an empty coroutine's cost). The
+ * entry is the thread's for the module's life (its value changes with
+ * ini_set(), the entry stays), so it is looked up once per thread.
+ */
+static zend_long coroutine_error_reporting(void)
 {
-	async_coroutine *c = arg;
-	volatile bool fatal = false;
-
-	/* The error_reporting the script started with, as for a new Fiber. */
-	zend_long error_reporting = INI_INT("error_reporting");
-	if (!error_reporting && !INI_STR("error_reporting")) {
-		error_reporting = E_ALL;
+	ZEND_TLS zend_ini_entry *entry;
+	if (entry == NULL) {
+		entry = zend_hash_str_find_ptr(EG(ini_directives), "error_reporting", sizeof("error_reporting") - 1);
+		if (entry == NULL) {
+			return E_ALL;
+		}
 	}
+	return entry->value != NULL ? ZEND_STRTOL(ZSTR_VAL(entry->value), NULL, 0) : E_ALL;
+}
 
-	/* The first VM stack page (see ASYNC_VM_STACK_FIRST): this frame
-	 * outlives every PHP frame of the coroutine, a bailout included. */
-	union {
-		zval align;
-		char bytes[ASYNC_VM_STACK_FIRST];
-	} first_page;
-	zend_vm_stack stack = (zend_vm_stack) first_page.bytes;
+/* The first VM stack page of a coroutine (see ASYNC_VM_STACK_FIRST). */
+typedef union vm_first_page {
+	zval align;
+	char bytes[ASYNC_VM_STACK_FIRST];
+} vm_first_page;
+
+/*
+ * Gives the running coroutine self the executor state of a new PHP
+ * coroutine, on c's record: a VM stack whose first page is *page (in the
+ * caller's frame, which outlives every PHP frame run on it), a bottom
+ * frame, the script's error_reporting, normal error handling and no output
+ * buffer of its own (C23). Returns the bottom frame.
+ */
+static zend_execute_data *vm_begin(async_coroutine *c, tasync_coroutine_t *self, vm_first_page *page)
+{
+	/* The error_reporting the script started with, as for a new Fiber. */
+	zend_long error_reporting = coroutine_error_reporting();
+	zend_vm_stack stack = (zend_vm_stack) page->bytes;
 	stack->top = ZEND_VM_STACK_ELEMENTS(stack);
-	stack->end = (zval *) (first_page.bytes + ASYNC_VM_STACK_FIRST);
+	stack->end = (zval *) (page->bytes + ASYNC_VM_STACK_FIRST);
 	stack->prev = NULL;
 	c->vm.vm_stack_first = stack;
 	EG(vm_stack) = stack;
@@ -334,11 +410,49 @@ static void coroutine_entry(tasync_coroutine_t *self, void *arg)
 			EG(stack_limit) = (char *) low + EG(reserved_stack_size);
 		}
 	}
+#else
+	(void) self;
 #endif
+	return bottom;
+}
+
+/* Takes down what vm_begin set up (its output buffers flushed or, after a
+ * fatal error, abandoned): the executor has no VM stack afterwards. */
+static void vm_end(async_coroutine *c)
+{
+	/* What a fatal error in the flush left (a no-op otherwise). */
+	async_output_end();
+	/* The snapshot taken at the coroutine's last suspension describes
+	 * buffers that async_output_end() has just freed: forget it, so that
+	 * freeing the pages below abandons nothing twice. */
+	memset(&c->vm.ob_handlers, 0, sizeof(c->vm.ob_handlers));
+	c->vm.ob_active = NULL;
+	c->vm.ob_running = NULL;
+
+	c->vm.vm_stack = EG(vm_stack);
+	async_vm_free_pages(&c->vm);
+	c->vm.vm_stack_first = NULL;
+	EG(vm_stack) = NULL;
+	EG(vm_stack_top) = NULL;
+	EG(vm_stack_end) = NULL;
+	EG(current_execute_data) = NULL;
+	c->vm.vm_stack = NULL;
+	c->vm.current_execute_data = NULL;
+}
+
+static void coroutine_entry(tasync_coroutine_t *self, void *arg)
+{
+	async_coroutine *c = arg;
+	volatile bool fatal = false;
+
+	/* The first VM stack page: this frame outlives every PHP frame of the
+	 * coroutine, a bailout included. */
+	vm_first_page first_page;
+	zend_execute_data *bottom = vm_begin(c, self, &first_page);
 	c->started = true;
 	if (c->co == NULL) {
-		/* A completion callback the core spawned (C11, S12): its record
-		 * becomes its host data now. */
+		/* A completion callback or a native coroutine the core spawned
+		 * (C11, S12): its record becomes its host data now. */
 		c->co = self;
 		tasync_coroutine_set_host_data(self, &c->vm);
 	}
@@ -362,16 +476,20 @@ static void coroutine_entry(tasync_coroutine_t *self, void *arg)
 		 * at once; so does one the core aborted (C22: marked before it
 		 * started, or a finally handler registered before the abort). */
 		if (!EG(exception) && !async_coroutine_aborted(self) && !ASYNC_G(fatal_abort)) {
-			zval retval;
-			ZVAL_UNDEF(&retval);
-			c->fci.retval = &retval;
-			zend_call_function(&c->fci, &c->fcc);
-			if (!EG(exception) && !Z_ISUNDEF(retval)) {
-				void *box = async_value_box(&retval);
-				tasync_coroutine_set_result(self, box);
-				tasync_value_release(ASYNC_G(rt), box);
+			if (c->native != NULL) {
+				c->native(self, c->native_arg);
+			} else {
+				zval retval;
+				ZVAL_UNDEF(&retval);
+				c->fci.retval = &retval;
+				zend_call_function(&c->fci, &c->fcc);
+				if (!EG(exception) && !Z_ISUNDEF(retval)) {
+					void *box = async_value_box(&retval);
+					tasync_coroutine_set_result(self, box);
+					tasync_value_release(ASYNC_G(rt), box);
+				}
+				zval_ptr_dtor(&retval);
 			}
-			zval_ptr_dtor(&retval);
 		}
 		if (EG(exception)) {
 			fatal = coroutine_failed(c, self);
@@ -438,24 +556,53 @@ static void coroutine_entry(tasync_coroutine_t *self, void *arg)
 			zend_clear_exception();
 		}
 	}
-	/* What a fatal error in the flush left (a no-op otherwise). */
-	async_output_end();
-	/* The snapshot taken at this coroutine's last suspension describes
-	 * buffers that async_output_end() has just freed: forget it, so that
-	 * freeing the pages below abandons nothing twice. */
-	memset(&c->vm.ob_handlers, 0, sizeof(c->vm.ob_handlers));
-	c->vm.ob_active = NULL;
-	c->vm.ob_running = NULL;
+	vm_end(c);
+}
 
-	c->vm.vm_stack = EG(vm_stack);
-	async_vm_free_pages(&c->vm);
-	c->vm.vm_stack_first = NULL;
-	EG(vm_stack) = NULL;
-	EG(vm_stack_top) = NULL;
-	EG(vm_stack_end) = NULL;
-	EG(current_execute_data) = NULL;
-	c->vm.vm_stack = NULL;
-	c->vm.current_execute_data = NULL;
+/* ------------------------------------------------------------ adopting */
+
+/* What the adopted call printed into buffers of its own goes out. */
+static void adopted_output_end(void)
+{
+	if (EG(exception) == NULL) {
+		zend_try {
+			async_output_end();
+		} zend_end_try();
+	}
+}
+
+bool async_call_adopting(zval *callable, zval *retval, uint32_t argc, zval *argv, zend_object **thrown)
+{
+	tasync_runtime_t *rt = ASYNC_G(rt);
+	tasync_coroutine_t *cur = rt != NULL ? tasync_coroutine_current(rt) : NULL;
+	if (cur == NULL || tasync_coroutine_host_data(cur) != NULL || (tasync_coroutine_flags(cur) & TASYNC_CO_MAIN)) {
+		return async_call_from_core(callable, retval, argc, argv, thrown);
+	}
+	/* A coroutine of the core (or of another extension) without PHP
+	 * state: it gets a VM for the call, on a record of its own that is
+	 * its host data meanwhile (the call may suspend: the switch hooks
+	 * save and restore that VM), and gives both back afterwards. */
+	async_coroutine *c = record_create();
+	c->co = cur;
+	c->started = true;
+	vm_first_page page;
+	zend_execute_data *saved_ex = EG(current_execute_data);
+	zend_vm_stack saved_stack = EG(vm_stack);
+	zval *saved_top = EG(vm_stack_top), *saved_end = EG(vm_stack_end);
+	size_t saved_page = EG(vm_stack_page_size);
+	vm_begin(c, cur, &page);
+	tasync_coroutine_set_host_data(cur, &c->vm);
+	bool ok = async_call_from_core(callable, retval, argc, argv, thrown);
+	adopted_output_end();
+	tasync_coroutine_set_host_data(cur, NULL);
+	vm_end(c);
+	EG(current_execute_data) = saved_ex;
+	EG(vm_stack) = saved_stack;
+	EG(vm_stack_top) = saved_top;
+	EG(vm_stack_end) = saved_end;
+	EG(vm_stack_page_size) = saved_page;
+	efree(c);
+	return ok;
 }
 
 static void coroutine_arg_release(void *arg)

@@ -55,9 +55,12 @@
  * XFERINFOFUNCTION, READFUNCTION...) run inside curl_multi_socket_action()
  * in the coroutine that called curl_exec(), so they may suspend (the
  * private multi handle is nobody else's). One that throws ends the
- * transfer at once (false, CURLE_ABORTED_BY_CALLBACK when libcurl had not
- * failed it already) and the exception leaves curl_exec(); PHP would run
- * the rest of the transfer with its callbacks skipped before throwing.
+ * transfer at once (false) and the exception leaves curl_exec(); PHP would
+ * run the rest of the transfer with its callbacks skipped before throwing.
+ * curl_errno() then says CURLE_WRITE_ERROR (23) when the handle writes
+ * through a PHP callback (a write or header function that fails), else
+ * CURLE_ABORTED_BY_CALLBACK, unless libcurl had failed the transfer
+ * already.
  *
  * One transfer per handle. curl_exec() on a handle whose transfer another
  * coroutine runs fails with a warning naming both coroutines (false);
@@ -98,6 +101,7 @@
 /* ------------------------------------------------- ext/curl's objects */
 
 #define CURL_PHP_FILE 1   /* php_curl_write.method: CURLOPT_FILE */
+#define CURL_PHP_USER 2   /* php_curl_write.method: CURLOPT_WRITEFUNCTION / HEADERFUNCTION */
 #define CURL_PHP_RETURN 4 /* php_curl_write.method: CURLOPT_RETURNTRANSFER */
 
 #if PHP_VERSION_ID >= 80200 && PHP_VERSION_ID < 80300
@@ -375,6 +379,13 @@ static bool curl_exec_transfer(zval *return_value, zval *zch, curl_php_easy *ch,
 			curl_exec_result(return_value, ch);
 			return true;
 		}
+	} else if (state == UNWINDING && EG(exception) != NULL
+			&& (ch->handlers.write->method == CURL_PHP_USER || ch->handlers.write_header->method == CURL_PHP_USER)) {
+		/* A write (or header) callback threw: the transfer failed writing
+		 * what it received, libcurl's CURLE_WRITE_ERROR, as a write
+		 * callback that fails gives. */
+		ch->err.no = CURLE_WRITE_ERROR;
+		snprintf(ch->err.str, sizeof(ch->err.str), "%s", "Failure writing output to destination");
 	} else {
 		ch->err.no = CURLE_ABORTED_BY_CALLBACK;
 		snprintf(ch->err.str, sizeof(ch->err.str), "%s", state == CANCELLED

@@ -17,9 +17,16 @@
  * warning or errorInfo) with SQLSTATE HY000 and a message that names both
  * coroutines. The record is keyed weakly by the statement object, so it
  * goes with the statement.
+ *
+ * A connect (new PDO) that its coroutine's cancellation interrupted fails
+ * as PDO says a failed connect does, with a PDOException; rule C18 would
+ * deliver the cancellation at the next suspension point, but the exception
+ * ends the coroutine first. The constructor is wrapped: the coroutine ends
+ * with the cancellation instead, the PDOException as its previous.
  */
 #include "io/families.h"
 #include "io/wait.h"
+#include "runtime/host.h"
 
 #include "Zend/zend_exceptions.h"
 #include "Zend/zend_weakrefs.h"
@@ -216,8 +223,50 @@ static const zif_handler io_pdo_hooks[IO_PDO_HOOKS] = {
 	io_pdo_hook_0, io_pdo_hook_1, io_pdo_hook_2, io_pdo_hook_3, io_pdo_hook_4, io_pdo_hook_5, io_pdo_hook_6,
 };
 
+static zif_handler io_pdo_orig_construct;
+
+static ZEND_NAMED_FUNCTION(io_pdo_construct)
+{
+	io_pdo_orig_construct(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	tasync_coroutine_t *self = EG(exception) != NULL && ASYNC_G(rt) != NULL ? tasync_coroutine_current(ASYNC_G(rt)) : NULL;
+	if (self == NULL || !(tasync_coroutine_flags(self) & TASYNC_CO_CANCEL_REQUESTED)
+			|| zend_is_unwind_exit(EG(exception)) || zend_is_graceful_exit(EG(exception))) {
+		return;
+	}
+	/* The connect failed because the coroutine was cancelled (C18 made
+	 * the cancellation pending again): delivered now, here. */
+	zend_object *failure = EG(exception);
+	const zend_op *opline = EG(opline_before_exception);
+	EG(exception) = NULL;
+	void *err = NULL;
+	int rc = tasync_yield(ASYNC_G(rt), &err);
+	async_safe_point();
+	if (rc == -ECANCELED && err != NULL && EG(exception) == NULL) {
+		zend_exception_set_previous((zend_object *) err, failure);
+		zval zv;
+		ZVAL_OBJ(&zv, (zend_object *) err);
+		zend_throw_exception_object(&zv);
+		return;
+	}
+	tasync_error_release(ASYNC_G(rt), err);
+	if (EG(exception) != NULL) {
+		zend_exception_set_previous(EG(exception), failure);
+	} else {
+		EG(exception) = failure;
+		EG(opline_before_exception) = opline;
+	}
+}
+
 void async_io_pdo_startup(void)
 {
+	if (io_pdo_orig_construct == NULL) {
+		zend_class_entry *pdo = zend_hash_str_find_ptr(CG(class_table), "pdo", sizeof("pdo") - 1);
+		zend_function *ctor = pdo != NULL && pdo->type == ZEND_INTERNAL_CLASS ? pdo->constructor : NULL;
+		if (ctor != NULL && ctor->type == ZEND_INTERNAL_FUNCTION) {
+			io_pdo_orig_construct = ctor->internal_function.handler;
+			ctor->internal_function.handler = io_pdo_construct;
+		}
+	}
 	if (io_pdo_stmt_ce != NULL) {
 		return;
 	}

@@ -611,6 +611,20 @@ static ZEND_NAMED_FUNCTION(async_io_stdio_fclose)
 	orig_fclose(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 }
 
+/* ------------------------------------------------------------------ cast */
+
+/* An fd for copy_file_range() is refused during a coroutine's copy of a
+ * plain file (io/file_streams.c: PHP then copies through the ops). */
+static int io_stdio_cast(php_stream *stream, int castas, void **ret)
+{
+	int fd;
+	if (castas == PHP_STREAM_AS_FD && ret != NULL && async_io_file_stream_copying(stream)
+			&& (io_kind(stream, &fd) & IO_STDIO_FILE)) {
+		return FAILURE;
+	}
+	return async_io_stdio_orig_ops.cast(stream, castas, ret);
+}
+
 /* ---------------------------------------------------------------- module */
 
 void async_io_stdio_startup(void)
@@ -624,8 +638,12 @@ void async_io_stdio_startup(void)
 	php_stream_stdio_ops.write = io_stdio_write;
 	php_stream_stdio_ops.close = io_stdio_close;
 	php_stream_stdio_ops.set_option = io_stdio_set_option;
+	if (php_stream_stdio_ops.cast != NULL) {
+		php_stream_stdio_ops.cast = io_stdio_cast;
+	}
 	ops_patched = true;
 	orig_fclose = async_io_hook("fclose", async_io_stdio_fclose);
+	async_io_file_streams_startup();
 }
 
 void async_io_stdio_request_shutdown(void)
@@ -640,6 +658,7 @@ void async_io_stdio_shutdown(void)
 		php_stream_stdio_ops.write = async_io_stdio_orig_ops.write;
 		php_stream_stdio_ops.close = async_io_stdio_orig_ops.close;
 		php_stream_stdio_ops.set_option = async_io_stdio_orig_ops.set_option;
+		php_stream_stdio_ops.cast = async_io_stdio_orig_ops.cast;
 	}
 	ops_patched = false;
 	if (io_states_ready) {

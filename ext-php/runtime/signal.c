@@ -1,6 +1,12 @@
 /*
- * runtime/signal.c - Async\signal(): a coroutine awaits a signal (rule C26), and
- * keeps PHP's own signal handling (pcntl, Zend's) working next to it.
+ * runtime/signal.c - Async\signal(): a Future of the next delivery of a
+ * signal (rule C26), and PHP's own signal handling (pcntl, Zend's) kept
+ * working next to it.
+ *
+ * The Future's work is a coroutine of this file, spawned into the global
+ * scope, that waits for the signal in the core (tasync_await_signal) and
+ * completes the Future with the Signal case (or the number); the Future
+ * holds it and cancels it when it is cancelled or dropped.
  *
  * The core owns the signals a runtime watches (tasync_await_signal): its
  * handler counts each delivery for the coroutines waiting, then calls the
@@ -34,9 +40,14 @@
 
 #include "api/awaitable.h"
 #include "api/exceptions.h"
+#include "api/functions.h"
+#include "api/future.h"
+#include "api/spawn.h"
 #include "io/hooks.h"
 #include "runtime/host.h"
 #include "runtime/runtime.h"
+
+#include "zend_enum.h"
 
 #include <signal.h>
 
@@ -119,16 +130,106 @@ static void signal_release_default(int signo)
 
 /* --------------------------------------------------------- Async\signal */
 
+typedef struct signal_wait {
+	int signo;
+	tasync_awaitable_t *future;      /* one reference */
+	zval cancellation;               /* the cancellation object, or UNDEF */
+} signal_wait;
+
+/* Completes future with signo's Signal case (its number when Signal has
+ * none). */
+static void signal_settle(tasync_awaitable_t *future, int signo)
+{
+	zval value;
+	zend_object *sig = NULL;
+	if (zend_enum_get_case_by_value(&sig, async_ce_signal, signo, NULL, true) == SUCCESS && sig != NULL) {
+		ZVAL_OBJ_COPY(&value, sig);
+	} else {
+		ZVAL_LONG(&value, signo);
+	}
+	async_future_settle(future, &value, NULL);
+	zval_ptr_dtor(&value);
+}
+
+/*
+ * Watches signo from now on (a delivery before the Future's coroutine
+ * waits is kept for it), without waiting: a wait whose cancellation has
+ * completed already sets the watch up and returns at once. Returns 0 when
+ * a delivery nobody waited for was there (it is this wait's now),
+ * TASYNC_EAWAIT_CANCELLED when the signal is watched, or the error of
+ * setting the watch up.
+ */
+static int signal_watch_now(tasync_runtime_t *rt, int signo, void **err)
+{
+	tasync_awaitable_t *done = NULL;
+	int rc = tasync_future_create(rt, &done);
+	if (rc != 0) {
+		return rc;
+	}
+	tasync_future_resolve(done, NULL);
+	rc = tasync_await_signal(rt, signo, done, err);
+	tasync_awaitable_release(done);
+	return rc;
+}
+
+static void signal_wait_entry(tasync_coroutine_t *self, void *arg)
+{
+	signal_wait *w = arg;
+	tasync_runtime_t *rt = ASYNC_G(rt);
+	(void) self;
+	tasync_awaitable_t *cancellation = Z_ISUNDEF(w->cancellation) ? NULL : async_awaitable_of(Z_OBJ(w->cancellation));
+	void *err = NULL;
+	int rc = tasync_await_signal(rt, w->signo, cancellation, &err);
+	if (rc == 0) {
+		signal_settle(w->future, w->signo);
+	} else {
+		zend_object *error = err != NULL ? err
+			: async_error_create(TASYNC_ERROR_ASYNC, rc, tasync_strerror(rc));
+		async_future_settle(w->future, NULL, error);
+		OBJ_RELEASE(error);
+	}
+	/* The outcome is the Future's: the coroutine itself ends quietly. */
+	if (EG(exception) != NULL && instanceof_function(EG(exception)->ce, async_ce_cancellation_error)) {
+		zend_clear_exception();
+	}
+}
+
+static void signal_wait_free(void *arg)
+{
+	signal_wait *w = arg;
+	if (!tasync_awaitable_is_completed(w->future)) {
+		/* Cancelled before it started waiting (C7): its awaiters learn it. */
+		zend_object *error = async_error_create(TASYNC_ERROR_CANCELLATION, -ECANCELED,
+			"The wait for the signal was cancelled");
+		async_future_settle(w->future, NULL, error);
+		zval zv;
+		ZVAL_OBJ(&zv, error);
+		async_defer_release(&zv);
+	}
+	tasync_awaitable_release(w->future);
+	async_defer_release(&w->cancellation);
+	efree(w);
+}
+
 PHP_FUNCTION(Async_signal)
 {
-	zend_long signo;
+	zval *sig;
 	zend_object *cancel_obj = NULL;
 	ZEND_PARSE_PARAMETERS_START(1, 2)
-		Z_PARAM_LONG(signo)
+		Z_PARAM_ZVAL(sig)
 		Z_PARAM_OPTIONAL
 		Z_PARAM_OBJ_OF_CLASS_OR_NULL(cancel_obj, async_ce_awaitable)
 	ZEND_PARSE_PARAMETERS_END();
 
+	zend_long signo;
+	if (Z_TYPE_P(sig) == IS_LONG) {
+		signo = Z_LVAL_P(sig);
+	} else if (Z_TYPE_P(sig) == IS_OBJECT && Z_OBJCE_P(sig) == async_ce_signal) {
+		signo = Z_LVAL_P(zend_enum_fetch_case_value(Z_OBJ_P(sig)));
+	} else {
+		zend_argument_type_error(1, "must be of type Async\\Signal|int, %s given", zend_zval_type_name(sig));
+		RETURN_THROWS();
+	}
 	if (!signal_check(signo)) {
 		RETURN_THROWS();
 	}
@@ -141,36 +242,67 @@ PHP_FUNCTION(Async_signal)
 		zend_throw_exception(async_ce_async_exception, "The awaitable belongs to a runtime that no longer exists", 0);
 		RETURN_THROWS();
 	}
+	tasync_awaitable_t *future = async_future_new();
+	if (future == NULL) {
+		RETURN_THROWS();
+	}
+	if (cancellation != NULL && tasync_awaitable_is_completed(cancellation)) {
+		/* Too late already: a failed Future at once. */
+		zend_object *error = async_error_create(TASYNC_ERROR_AWAIT_CANCELLED, TASYNC_EAWAIT_CANCELLED,
+			"The wait for the signal was cancelled by its cancellation awaitable");
+		async_future_settle(future, NULL, error);
+		OBJ_RELEASE(error);
+		RETURN_OBJ(async_future_create(future, ASYNC_FUTURE_PLAIN, NULL));
+	}
 	bool first = !signal_watched[signo];
 	if (first) {
 		/* Before the core's handler can run: it chains to Zend's. */
 		signal_watched[signo] = true;
 		signal_hold_default((int) signo);
 	}
-	if (cancel_obj != NULL) {
-		GC_ADDREF(cancel_obj);
-	}
 	void *err = NULL;
-	int rc = tasync_await_signal(rt, (int) signo, cancellation, &err);
-	if (cancel_obj != NULL) {
-		OBJ_RELEASE(cancel_obj);
-	}
-	if (first && rc != 0 && rc != -ECANCELED && rc != TASYNC_EAWAIT_CANCELLED && rc != TASYNC_EHOST_RAISED) {
-		/* The watch could not be set up: PHP's disposition stays as it was. */
-		signal_watched[signo] = false;
-		signal_release_default((int) signo);
-	}
-	if (!async_after_switch()) {
-		if (err != NULL) {
-			OBJ_RELEASE((zend_object *) err);
+	int rc = signal_watch_now(rt, (int) signo, &err);
+	tasync_error_release(rt, err);
+	err = NULL;
+	if (rc != 0 && rc != TASYNC_EAWAIT_CANCELLED) {
+		if (first) {
+			/* The watch could not be set up: PHP's disposition stays as it was. */
+			signal_watched[signo] = false;
+			signal_release_default((int) signo);
 		}
+		tasync_awaitable_release(future);
+		async_throw_error(rc, NULL);
 		RETURN_THROWS();
 	}
+	if (rc == 0) {
+		/* A delivery nobody waited for was kept: it is this Future's. */
+		signal_settle(future, (int) signo);
+		async_safe_point();
+		RETURN_OBJ(async_future_create(future, ASYNC_FUTURE_PLAIN, NULL));
+	}
+	signal_wait *w = emalloc(sizeof(*w));
+	w->signo = (int) signo;
+	w->future = future;
+	tasync_awaitable_retain(future);
+	if (cancel_obj != NULL) {
+		ZVAL_OBJ_COPY(&w->cancellation, cancel_obj);
+	} else {
+		ZVAL_UNDEF(&w->cancellation);
+	}
+	tasync_coroutine_t *worker = NULL;
+	/* In the global scope: the wait is the Future's, not the caller's
+	 * scope's (a scope disposed or closed meanwhile does not end it; the
+	 * Future's cancel() and its last reference do). */
+	rc = async_spawn_native(tasync_scope_global(rt), signal_wait_entry, w, signal_wait_free, &worker, &err);
+	async_safe_point();
 	if (rc != 0) {
+		tasync_awaitable_release(future);
 		async_throw_error(rc, err);
 		RETURN_THROWS();
 	}
-	RETURN_LONG(signo);
+	zend_object *obj = async_future_create(future, ASYNC_FUTURE_PLAIN, NULL);
+	async_future_from_obj(obj)->worker = worker;
+	RETURN_OBJ(obj);
 }
 
 /* ----------------------------------------------------- pcntl_signal() */
