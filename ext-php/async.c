@@ -217,6 +217,7 @@ static PHP_MINIT_FUNCTION(async)
 	async_fibers_startup(async_ce_coroutine);
 	async_exit_hook_startup();
 	async_request_startup(&async_module_entry);
+	async_io_wait_startup();
 	/* Rule C18: every family takes over its functions, then the aliases of
 	 * those functions get the same hooks. */
 	async_io_sleep_startup();
@@ -249,6 +250,7 @@ static PHP_MSHUTDOWN_FUNCTION(async)
 	async_io_stdio_shutdown();
 	async_io_file_metadata_shutdown();
 	async_io_filesystems_shutdown();
+	async_io_wait_shutdown();
 	async_exit_hook_shutdown();
 	async_fibers_shutdown();
 	UNREGISTER_INI_ENTRIES();
@@ -283,6 +285,7 @@ static PHP_RSHUTDOWN_FUNCTION(async)
 		async_io_proc_open_request_shutdown();
 		async_io_pdo_request_shutdown();
 		async_io_busy_request_shutdown();
+		async_io_wait_request_shutdown();
 		async_runtime_destroy();
 		async_signal_request_shutdown();
 		/* Show nothing more; release what the teardown handed back. */

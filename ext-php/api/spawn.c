@@ -112,45 +112,35 @@ static void coroutine_release_call(async_coroutine *c)
 	c->native_arg = NULL;
 }
 
-/* The same from inside a core callback: the releases wait for a safe point. */
-static void coroutine_defer_release_call(async_coroutine *c)
+/* A record the core no longer uses, at the next safe point: the callable,
+ * its arguments and the scope it was to get are released. Only a coroutine
+ * abandoned by a destroyed runtime still has output buffers and VM stack
+ * pages: its frames are abandoned as PHP abandons them after a fatal error. */
+static void record_free_now(async_deferred_free *node)
 {
-	async_defer_release(&c->fci.function_name);
-	ZVAL_UNDEF(&c->fci.function_name);
-	for (uint32_t i = 0; i < c->fci.param_count; i++) {
-		async_defer_release(&c->fci.params[i]);
-	}
-	if (c->fci.params != NULL) {
-		efree(c->fci.params);
-		c->fci.params = NULL;
-	}
-	c->fci.param_count = 0;
-	async_defer_release(&c->named);
-	ZVAL_UNDEF(&c->named);
-	c->fci.named_params = NULL;
+	async_coroutine *c = (async_coroutine *) ((char *) node - XtOffsetOf(async_coroutine, dead));
+	coroutine_release_call(c);
 	if (c->finally_scope != NULL) {
-		async_scope_unhold(c->finally_scope);
-		async_defer_scope_release(c->finally_scope);
+		tasync_scope_t *scope = c->finally_scope;
 		c->finally_scope = NULL;
+		async_scope_unhold(scope);
+		async_defer_scope_release(scope);
 	}
-	if (c->native_free != NULL) {
-		void (*release)(void *) = c->native_free;
-		c->native_free = NULL;
-		release(c->native_arg);
-	}
-	c->native_arg = NULL;
-}
-
-/* Frees a record the core no longer uses (from inside the core too). */
-static void record_free(async_coroutine *c)
-{
-	coroutine_defer_release_call(c);
-	/* Only a coroutine abandoned by a destroyed runtime still has output
-	 * buffers and VM stack pages: its frames are abandoned as PHP abandons
-	 * them after a fatal error. */
 	async_vm_free_pages(&c->vm);
 	async_fibers_vm_free(&c->vm);
 	efree(c);
+}
+
+/*
+ * Frees a record the core no longer uses. Called from inside the core,
+ * where no PHP value may be released, so the whole record waits for the
+ * next safe point, queued through a link inside it: an abort that ends
+ * thousands of coroutines in one core call (rule C22, after memory ran
+ * out) queues them without allocating anything.
+ */
+static void record_free(async_coroutine *c)
+{
+	async_defer_free(&c->dead, record_free_now);
 }
 
 void async_host_coroutine_free(void *hd, tasync_coroutine_t *co, void *co_data)

@@ -192,10 +192,22 @@ static bool io_busy_may_wait(void)
 		&& EG(exception) == NULL;
 }
 
+bool async_io_busy_refused(async_io_busy *b)
+{
+	if (b == NULL || !b->closing) {
+		return false;
+	}
+	async_io_yield_soon();
+	return true;
+}
+
 bool async_io_busy_drain(async_io_busy *b)
 {
 	b->closing = true;
 	async_io_busy_signal(b);
+	/* A user waiting for a descriptor (io/wait.c) looks again and sees
+	 * the close. */
+	async_io_fd_released();
 	if (b->users == 0) {
 		return true;
 	}

@@ -54,6 +54,14 @@ void async_io_busy_release(async_io_busy *b);
 void async_io_busy_detach(async_io_busy *b);
 
 /*
+ * True when b's stream is being closed, so that a new operation on it is
+ * refused (it fails at once): the caller's coroutine then yields once PHP's
+ * call has returned (async_io_yield_soon), so that a loop of refused calls
+ * lets the closer finish.
+ */
+bool async_io_busy_refused(async_io_busy *b);
+
+/*
  * For a close of b's stream: marks it closing (new operations are refused,
  * waits end as ASYNC_IO_CLOSED), wakes the waiters and, when the caller is
  * a coroutine that may suspend, waits until every user has left, with its

@@ -146,7 +146,6 @@ static ssize_t io_file_read_backend(php_stream *stream, int fd, char *buf, size_
 	 * of this call. */
 	char *into = t.in_readbuf ? emalloc(len) : buf;
 	async_io_busy *b = async_io_busy_enter(stream);
-	stream->flags |= IO_STDIO_WATCHED;
 	async_io_status st;
 	ssize_t n = async_io_file_op(TASYNC_OP_READ, fd, into, len, TASYNC_OFFSET_CURRENT, 0, &st);
 	async_io_busy_check_gone(b);
@@ -270,7 +269,6 @@ ssize_t async_io_file_stream_write(php_stream *stream, int fd, const char *buf, 
 	size_t len = count > IO_FILE_CHUNK ? IO_FILE_CHUNK : count;
 	async_io_busy *b = async_io_busy_enter(stream);
 	b->writer = self;
-	stream->flags |= IO_STDIO_WATCHED;
 	ssize_t n = async_io_file_op(TASYNC_OP_WRITE, fd, (void *) buf, len, TASYNC_OFFSET_CURRENT, 0, &st);
 	async_io_busy_check_gone(b);
 	async_io_busy_leave(b);
@@ -434,7 +432,7 @@ int async_io_file_stream_lock(php_stream *stream, int fd, int value)
 		tasync_awaitable_t *aw = io_lock_released;
 		tasync_awaitable_retain(aw);
 		async_io_busy *b = async_io_busy_enter(stream);
-		async_io_status st = b->closing ? ASYNC_IO_CLOSED
+		async_io_status st = async_io_busy_refused(b) ? ASYNC_IO_CLOSED
 			: async_io_await(aw, tasync_runtime_now(ASYNC_G(rt)) + backoff);
 		async_io_busy_check_gone(b);
 		if (b->closing && st != ASYNC_IO_ABORTED) {

@@ -200,7 +200,7 @@ static async_io_status io_wait_as(php_stream *stream, int fd, unsigned events, u
 		tasync_coroutine_t *self, int role)
 {
 	async_io_busy *b = async_io_busy_enter_fd(stream, fd);
-	if (b->closing) {
+	if (async_io_busy_refused(b)) {
 		async_io_busy_leave(b);
 		return ASYNC_IO_CLOSED;
 	}
@@ -228,6 +228,20 @@ static async_io_status io_wait_as(php_stream *stream, int fd, unsigned events, u
 async_io_status async_io_stream_wait_on(php_stream *stream, int fd, unsigned events, uint64_t deadline)
 {
 	return io_wait_as(stream, fd, events, deadline, NULL, 0);
+}
+
+async_io_status async_io_stream_fd_shortage_wait(php_stream *stream, uint64_t deadline)
+{
+	async_io_busy *b = async_io_busy_enter(stream);
+	if (async_io_busy_refused(b)) {
+		async_io_busy_leave(b);
+		return ASYNC_IO_CLOSED;
+	}
+	async_io_status st = async_io_fd_shortage_wait(deadline);
+	async_io_busy_check_gone(b);
+	bool closing = b->closing;
+	async_io_busy_leave(b);
+	return closing && st != ASYNC_IO_ABORTED ? ASYNC_IO_CLOSED : st;
 }
 
 async_io_status async_io_stream_wait(php_stream *stream, int fd, unsigned events, uint64_t deadline,
@@ -296,8 +310,7 @@ static ssize_t io_failed_call(php_stream *stream, tasync_coroutine_t *self, bool
  */
 bool async_io_stream_closing(php_stream *stream)
 {
-	async_io_busy *b = async_io_busy_find(stream);
-	return b != NULL && b->closing;
+	return async_io_busy_refused(async_io_busy_find(stream));
 }
 
 static bool io_claim(php_stream *stream, int fd, tasync_coroutine_t *self, bool reading, size_t count,
@@ -311,7 +324,7 @@ static bool io_claim(php_stream *stream, int fd, tasync_coroutine_t *self, bool 
 		*result = io_failed_call(stream, self, reading, count);
 		return false;
 	}
-	if (b->closing) {
+	if (async_io_busy_refused(b)) {
 		if (reading) {
 			stream->eof = 1;
 			*result = -1;
@@ -779,6 +792,7 @@ static int io_sock_close(php_stream *stream, int close_handle)
 		 * hands back to the system. */
 		tasync_fd_forget(ASYNC_G(rt), sock->socket);
 	}
+	bool releases_fd = sock != NULL && sock->socket != -1 && close_handle;
 	async_io_busy *b = sock != NULL && sock->socket != -1 ? async_io_busy_find_fd(stream, sock->socket)
 		: async_io_busy_find(stream);
 	if (b != NULL) {
@@ -796,7 +810,11 @@ static int io_sock_close(php_stream *stream, int close_handle)
 			async_io_busy_orphan(b);
 		}
 	}
-	return orig->close(stream, close_handle);
+	int rc = orig->close(stream, close_handle);
+	if (releases_fd) {
+		async_io_fd_released(); /* a call waiting for a descriptor tries again */
+	}
+	return rc;
 }
 
 /* ---------------------------------------------------------------- fclose */

@@ -60,6 +60,18 @@ typedef enum async_file_offload_mode {
 	ASYNC_IO_OFFLOAD_NEVER,      /* "never": none (PHP's own) */
 } async_file_offload_mode;
 
+/*
+ * A release postponed out of a core callback that needs no memory of its
+ * own: the node lives inside what it frees (a coroutine's record), so that
+ * postponing thousands of them (an abort ending every coroutine after memory
+ * ran out, rule C22) allocates nothing. run() is called at the next safe
+ * point (runtime/host.c, async_defer_free).
+ */
+typedef struct async_deferred_free {
+	struct async_deferred_free *next;
+	void (*run)(struct async_deferred_free *node);
+} async_deferred_free;
+
 /* A warning the core reported and where to report it (file borrowed: the
  * host keeps captured file names until the request ends). */
 typedef struct async_warning {
@@ -93,6 +105,8 @@ ZEND_BEGIN_MODULE_GLOBALS(async)
 	uint32_t warning_count;
 	uint32_t warning_size;
 
+	async_deferred_free *deferred_frees; /* records to free at a safe point, oldest first */
+	async_deferred_free *deferred_frees_last;
 	tasync_scope_t **deferred_scopes; /* scope releases postponed out of core callbacks */
 	uint32_t deferred_scope_count;
 	uint32_t deferred_scope_size;

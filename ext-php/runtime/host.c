@@ -65,6 +65,23 @@ void async_defer_release(zval *zv)
 		zval_ptr_dtor(zv);
 		return;
 	}
+	if (Z_REFCOUNTED_P(zv)) {
+		/* The same value is queued already (the one cancellation error of
+		 * an abort, released by every coroutine it ends, thousands in a
+		 * row with no safe point between them): that entry still holds a
+		 * reference, so this one is dropped now (it can neither free the
+		 * value nor start the collector), and the queue does not grow
+		 * with the number of coroutines. After an out-of-memory error
+		 * (rule C22) the unwinding must need no memory per coroutine. */
+		uint32_t n = ASYNC_G(deferred_count);
+		for (uint32_t i = n; i > 0 && n - i < 8; i--) {
+			zval *q = &ASYNC_G(deferred)[i - 1];
+			if (Z_REFCOUNTED_P(q) && Z_COUNTED_P(q) == Z_COUNTED_P(zv)) {
+				GC_DELREF(Z_COUNTED_P(zv));
+				return;
+			}
+		}
+	}
 	if (ASYNC_G(deferred_count) == ASYNC_G(deferred_size)) {
 		ASYNC_G(deferred_size) = ASYNC_G(deferred_size) ? ASYNC_G(deferred_size) * 2 : 16;
 		ASYNC_G(deferred) = erealloc(ASYNC_G(deferred), sizeof(zval) * ASYNC_G(deferred_size));
@@ -411,9 +428,31 @@ void async_safe_point(void)
 	async_flush_releases();
 }
 
+void async_defer_free(async_deferred_free *node, void (*run)(async_deferred_free *node))
+{
+	node->run = run;
+	node->next = NULL;
+	if (ASYNC_G(deferred_frees_last) != NULL) {
+		ASYNC_G(deferred_frees_last)->next = node;
+	} else {
+		ASYNC_G(deferred_frees) = node;
+	}
+	ASYNC_G(deferred_frees_last) = node;
+}
+
 void async_flush_releases(void)
 {
-	while (ASYNC_G(deferred_count) > 0 || ASYNC_G(deferred_scope_count) > 0) {
+	while (ASYNC_G(deferred_count) > 0 || ASYNC_G(deferred_scope_count) > 0 || ASYNC_G(deferred_frees) != NULL) {
+		if (ASYNC_G(deferred_frees) != NULL) {
+			/* Each frees what holds the next pointer: unlink it first. */
+			async_deferred_free *node = ASYNC_G(deferred_frees);
+			ASYNC_G(deferred_frees) = node->next;
+			if (ASYNC_G(deferred_frees) == NULL) {
+				ASYNC_G(deferred_frees_last) = NULL;
+			}
+			node->run(node);
+			continue;
+		}
 		if (ASYNC_G(deferred_scope_count) > 0) {
 			tasync_scope_release(ASYNC_G(deferred_scopes)[--ASYNC_G(deferred_scope_count)]);
 			continue;
