@@ -6,6 +6,7 @@ xdebug
 xdebug.mode=trace
 xdebug.trace_format=1
 xdebug.collect_return=0
+xdebug.use_compression=0
 --FILE--
 <?php
 use function Async\{spawn, await, suspend};
