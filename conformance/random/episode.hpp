@@ -27,10 +27,10 @@ struct Options {
     std::uint64_t seed = 1;
     std::uint64_t ops = 1000000;    // operations per backend
     std::uint64_t episode_ops = 0;  // 0: drawn per episode
-    bool exact = false;             // no wall-clock-dependent operations
     bool keep_going = false;        // report every failing episode, not only the first
     bool verbose = false;           // print the trace, the model's steps included, as it goes
     bool trace_all = false;         // keep the whole trace, the model's steps included, for the report
+    unsigned replay_check = 0;      // run every this many-th episode twice and compare the runs (0: none)
     unsigned wall_cap_s = 60;       // an episode running longer is a hang
     std::string backend;
     std::string program = "build/conformance/random/tasync-random";  // for the replay command
@@ -42,6 +42,10 @@ struct EpisodeResult {
     bool ok = true;
     std::uint64_t ops = 0;
     std::string report;  // the failure report, with the replay command
+    // One hash per trace line, of the line and the virtual time it was
+    // written at: two runs of an episode are the same run when these are.
+    std::vector<std::uint64_t> fingerprint;
+    std::vector<std::uint64_t> fingerprint_ops;  // the operation of each line
 };
 
 class Episode {
@@ -246,7 +250,7 @@ public:
     static void arg_release(void *arg);
     tasync_spawn_options_t spawn_options(CoRec *c, tasync_scope_t *scope);
 
-    // Durations: 0 or 1 ns (exact), or short real ones.
+    // Durations, in virtual time (clock.hpp).
     std::uint64_t duration(Rng &rng);
     std::uint64_t now();
 
@@ -264,6 +268,8 @@ private:
     std::string report(const std::string &what);
 
     std::deque<std::string> trace_;
+    std::vector<std::uint64_t> fingerprint_;
+    std::vector<std::uint64_t> fingerprint_ops_;
     std::mutex trace_mu_;
     std::string first_failure_;
     std::uint64_t failure_op_ = 0;
@@ -272,6 +278,7 @@ private:
     std::uint64_t shutdown_at_ = 0;
     std::uint64_t fail_global_at_ = 0;
     bool fail_global_again_ = false;
+    bool on_clock_ = false;  // the virtual clock serves this episode's runtime
 };
 
 // The episode running on this thread.

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "clock.hpp"
 #include "host.hpp"
 #include "rng.hpp"
 
@@ -368,12 +369,12 @@ struct TimerRec {
 };
 
 // Work handed to tasync_offload: lives on the heap so that a run after the
-// wait ended is noticed.
+// wait ended is noticed. Its duration is virtual (clock.hpp).
 struct OffloadRec {
     std::atomic<int> runs{0};
     std::atomic<int> running{0};
     int runs_at_return = -1;
-    unsigned spin = 0;
+    Job job;
 };
 
 // A value sent on a channel (T1), as the model knows it. Values are host

@@ -9,9 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstring>
-#include <thread>
 
 #include "expect.hpp"
 #include "ops.hpp"
@@ -101,6 +99,11 @@ void timer_cb(tasync_timer_t *t, void *data) {
     ep.trace("#" + std::to_string(ep.op_index) + " timer tm" + std::to_string(r->tmid) + " fires (action " +
              std::to_string(r->action) + ")");
     RANDOM_CHECK(ep, !ep.destroyed, "timer tm" << r->tmid << " fired inside tasync_runtime_destroy");
+    // Virtual time makes a timer that fires forever (a waiter it feeds that
+    // is never woken) spin instead of taking the wall-clock cap's minute.
+    RANDOM_CHECK(ep, ep.op_index < 20 * (ep.budget + 1000),
+                 "livelock: timer tm" << r->tmid << " keeps firing, " << ep.op_index << " operations into an episode of "
+                                      << ep.budget);
     RANDOM_CHECK(ep, t == r->t, "a timer callback got another timer");
     RANDOM_CHECK(ep, tasync_coroutine_current(ep.rt) == nullptr, "a timer callback runs inside a coroutine");
     RANDOM_CHECK(ep, !r->destroyed, "timer tm" << r->tmid << " fired after it was destroyed");
@@ -429,20 +432,20 @@ namespace {
 
 void offload_fn(void *data) {
     auto *r = static_cast<OffloadRec *>(data);
+    the_clock().job_run(&r->job);  // until virtual time ends the work
     r->running.fetch_add(1);
-    if (r->spin != 0) std::this_thread::sleep_for(std::chrono::microseconds(r->spin));
     r->runs.fetch_add(1);
     r->running.fetch_sub(1);
+    the_clock().job_finished(&r->job);
 }
 
 }  // namespace
 
 std::string op_offload(Episode &ep, CoRec *self) {
-    if (ep.opts.exact) return "skip (exact)";
     Rng &rng = self->rng;
     ep.offloads.push_back(std::make_unique<OffloadRec>());
     OffloadRec *r = ep.offloads.back().get();
-    r->spin = rng.chance(50) ? 0 : rng.below(100);
+    const std::uint64_t duration = rng.chance(30) ? 0 : ep.duration(rng);
     AwRec *canc = pick_cancellation(ep, self);
     Pin canc_pin(canc);
     tasync_awaitable_t *canc_aw = canc_pin.aw;
@@ -451,7 +454,9 @@ std::string op_offload(Episode &ep, CoRec *self) {
     self->wait.keeps_result = true;
     ep.begin_wait(self, WaitKind::Offload);
     void *err = nullptr;
+    the_clock().job_submitting(&r->job, self->core, duration);
     int rc = tasync_offload(ep.rt, &offload_fn, r, canc_aw, &err);
+    the_clock().job_returned(&r->job);
     ep.end_wait(self);
     r->runs_at_return = r->runs.load();
     RANDOM_CHECK(ep, r->running.load() == 0, "offloaded work still runs after tasync_offload returned " << rc);
@@ -466,7 +471,8 @@ std::string op_offload(Episode &ep, CoRec *self) {
                      "tasync_offload returned " << rc << " after the work ran " << r->runs_at_return << " times");
     }
     release_error(ep, err);
-    return "rc=" + std::to_string(rc) + " runs " + std::to_string(r->runs_at_return);
+    return "rc=" + std::to_string(rc) + " runs " + std::to_string(r->runs_at_return) + " (" + std::to_string(duration) +
+           " ns)";
 }
 
 std::string op_timer_start(Episode &ep, CoRec *self) {

@@ -24,16 +24,19 @@
 //     build/conformance/random/tasync-random --episode-seed=123456789 --episode-ops=1500
 // (one command line)
 //
-// (add --exact if the report says "exact timing"). Episodes are deterministic
-// except where the wall clock decides (short real timeouts, offloaded work):
-// --exact draws only 0/1 ns durations and no offload, for replays that
-// cannot diverge. Options (also as environment variables):
+// An episode is a function of its seed and operation count: the runtime
+// runs on the tester's virtual clock (clock.hpp), which also orders the
+// offloaded work, so the replay does what the failing run did, at the same
+// operation. Options (also as environment variables):
 //   --ops=N            operations in all (TASYNC_RANDOM_OPS; default 1000000)
 //   --seed=S|time      the run's seed (TASYNC_RANDOM_SEED; default 1)
 //   --episode-seed=E   run the one episode E
 //   --episode-ops=N    operations per episode (default: drawn, 200-3000)
-//   --exact            no wall-clock-dependent operations (TASYNC_RANDOM_EXACT=1)
 //   --keep-going       go on after a failing episode, report them all
+//   --replay-check[=N] run every episode (every N-th) twice and fail one
+//                      whose second run differs from the first in any
+//                      operation, outcome or virtual time
+//                      (TASYNC_RANDOM_REPLAY_CHECK=N)
 //   --wall-cap=S       an episode running longer than S seconds is a hang (60)
 //   --verbose          print the trace, with the model's steps, as it goes
 //   --trace            report the whole trace, with the model's steps, on a
@@ -48,6 +51,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
 #include <string>
 
 #include "episode.hpp"
@@ -63,7 +67,7 @@ std::uint64_t parse_u64(const char *s) { return std::strtoull(s, nullptr, 0); }
 void parse(int argc, char **argv) {
     if (const char *e = std::getenv("TASYNC_RANDOM_OPS")) g_opts.ops = parse_u64(e);
     if (const char *e = std::getenv("TASYNC_RANDOM_SEED")) g_opts.seed = parse_u64(e);
-    if (const char *e = std::getenv("TASYNC_RANDOM_EXACT")) g_opts.exact = std::strcmp(e, "0") != 0;
+    if (const char *e = std::getenv("TASYNC_RANDOM_REPLAY_CHECK")) g_opts.replay_check = static_cast<unsigned>(parse_u64(e));
     const char *b = std::getenv("TASYNC_TEST_BACKEND");
     g_opts.backend = b != nullptr && *b != '\0' ? b : "uv";
     // The replay command names this very program and backend directory.
@@ -87,8 +91,9 @@ void parse(int argc, char **argv) {
             g_one_episode = true;
         } else if (const char *v4 = value("--episode-ops=")) g_opts.episode_ops = parse_u64(v4);
         else if (const char *v5 = value("--wall-cap=")) g_opts.wall_cap_s = static_cast<unsigned>(parse_u64(v5));
-        else if (a == "--exact") g_opts.exact = true;
         else if (a == "--keep-going") g_opts.keep_going = true;
+        else if (a == "--replay-check") g_opts.replay_check = 1;
+        else if (const char *v6 = value("--replay-check=")) g_opts.replay_check = static_cast<unsigned>(parse_u64(v6));
         else if (a == "--verbose") g_opts.verbose = true;
         else if (a == "--trace") g_opts.trace_all = true;
         else {
@@ -96,6 +101,42 @@ void parse(int argc, char **argv) {
             std::exit(2);
         }
     }
+}
+
+// Runs one episode; with --replay-check twice, the second run compared
+// with the first (a replay that diverges fails the episode).
+tasync_random::EpisodeResult run_episode(std::uint64_t seed, bool check) {
+    using namespace tasync_random;
+    EpisodeResult r;
+    {
+        Episode ep(g_opts, seed);
+        r = ep.run();
+    }
+    if (!check || !r.ok) return r;
+    EpisodeResult again;
+    {
+        Episode ep(g_opts, seed);
+        again = ep.run();
+    }
+    std::size_t i = 0;
+    while (i < r.fingerprint.size() && i < again.fingerprint.size() && r.fingerprint[i] == again.fingerprint[i]) ++i;
+    if (again.ok && i == r.fingerprint.size() && i == again.fingerprint.size() && again.ops == r.ops) return r;
+    std::ostringstream os;
+    os << "\n== tasync random tester: episode seed " << seed << " does not replay exactly: ";
+    if (!again.ok) {
+        os << "its second run failed (report above)";
+    } else {
+        os << "the runs part at trace line " << i << " (operation "
+           << (i < r.fingerprint_ops.size() ? r.fingerprint_ops[i] : r.ops) << " of the first run, "
+           << (i < again.fingerprint_ops.size() ? again.fingerprint_ops[i] : again.ops)
+           << " of the second; compare the two runs' --verbose traces)";
+    }
+    os << "\n   replay: TASYNC_TEST_BACKEND=" << g_opts.backend << " TASYNC_BACKEND_DIR=" << g_opts.backend_dir << " "
+       << g_opts.program << " --episode-seed=" << seed << " --replay-check\n";
+    std::fputs(os.str().c_str(), stderr);
+    r.ok = false;
+    r.report = os.str();
+    return r;
 }
 
 }  // namespace
@@ -107,8 +148,7 @@ TEST(Random, OperationsKeepTheModelsInvariants) {
     std::uint64_t episodes = 0;
     std::uint64_t failures = 0;
     if (g_one_episode) {
-        Episode ep(g_opts, g_episode_seed);
-        EpisodeResult r = ep.run();
+        EpisodeResult r = run_episode(g_episode_seed, g_opts.replay_check != 0);
         total = r.ops;
         episodes = 1;
         if (!r.ok) {
@@ -118,8 +158,7 @@ TEST(Random, OperationsKeepTheModelsInvariants) {
     } else {
         for (std::uint64_t i = 0; total < g_opts.ops; ++i) {
             const std::uint64_t s = mix_seed(g_opts.seed, i);
-            Episode ep(g_opts, s);
-            EpisodeResult r = ep.run();
+            EpisodeResult r = run_episode(s, g_opts.replay_check != 0 && i % g_opts.replay_check == 0);
             total += r.ops;
             ++episodes;
             if (g_opts.verbose) std::printf("episode %llu seed %llu: %llu ops\n", static_cast<unsigned long long>(i),
@@ -132,19 +171,18 @@ TEST(Random, OperationsKeepTheModelsInvariants) {
         }
     }
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("tasync-random: backend %s, seed %llu%s: %llu operations in %llu episodes, %.1f s, %.0f operations/s, "
+    std::printf("tasync-random: backend %s, seed %llu: %llu operations in %llu episodes, %.1f s, %.0f operations/s, "
                 "%llu failing episode(s)\n",
-                g_opts.backend.c_str(), static_cast<unsigned long long>(g_opts.seed), g_opts.exact ? " (exact)" : "",
+                g_opts.backend.c_str(), static_cast<unsigned long long>(g_opts.seed),
                 static_cast<unsigned long long>(total), static_cast<unsigned long long>(episodes), secs,
                 secs > 0 ? static_cast<double>(total) / secs : 0.0, static_cast<unsigned long long>(failures));
     if (failures != 0 && !g_one_episode) {
         // Each failing episode printed its own replay command; this one
         // runs the whole sequence again.
         std::printf("tasync-random: the whole run again: TASYNC_TEST_BACKEND=%s TASYNC_BACKEND_DIR=%s %s --ops=%llu "
-                    "--seed=%llu%s --keep-going\n",
+                    "--seed=%llu --keep-going\n",
                     g_opts.backend.c_str(), g_opts.backend_dir.c_str(), g_opts.program.c_str(),
-                    static_cast<unsigned long long>(g_opts.ops), static_cast<unsigned long long>(g_opts.seed),
-                    g_opts.exact ? " --exact" : "");
+                    static_cast<unsigned long long>(g_opts.ops), static_cast<unsigned long long>(g_opts.seed));
     }
 }
 
