@@ -231,6 +231,11 @@ public:
     bool unseen_cancel_possible(CoRec *c);
     bool scope_unseen_cancel_possible(ScopeRec *s);
     void learn_unseen_cancel(ScopeRec *s);
+    // Whether the runtime still has s, so that its flags can be read: the
+    // tester holds it, or a coroutine or a child scope does (each holds a
+    // reference), which the model sees as an unfinished member that the
+    // runtime still places in s.
+    bool scope_readable(ScopeRec *s);
     void learn_shutdown_phase(const std::vector<CoRec *> &known);
     bool learn_closed(ScopeRec *s);
     void expect_cancel_outcome(CoRec *self, int rc, void *err, const char *what);
@@ -279,6 +284,7 @@ private:
     std::uint64_t fail_global_at_ = 0;
     bool fail_global_again_ = false;
     bool on_clock_ = false;  // the virtual clock serves this episode's runtime
+
 };
 
 // The episode running on this thread.

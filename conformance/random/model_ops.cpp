@@ -323,6 +323,18 @@ void Episode::learn_unseen_cancel(ScopeRec *s) {
     }
 }
 
+bool Episode::scope_readable(ScopeRec *s) {
+    if (s->queryable()) return true;
+    if (s->dead || s->core == nullptr || s->is_global || destroyed) return false;
+    for (CoRec *c : s->coroutines) {
+        if (!c->freed && c->core != nullptr && c->unfinished() && tasync_coroutine_scope(c->core) == s->core) return true;
+    }
+    for (ScopeRec *k : s->children) {
+        if (scope_readable(k)) return true;
+    }
+    return false;
+}
+
 // S7 (and S8 for TASYNC_DISPOSE_ON_RELEASE).
 void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns, std::uint64_t started_ns) {
     if (s->disposed) return;
@@ -337,20 +349,24 @@ void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns,
     // scope starts the shutdown there, whose sweep may complete scopes (s's
     // parent, say, its coroutines gone while s and its siblings are still
     // open) before s and the rest are disposed.
-    if (error_may_flow() && s->queryable()) {
+    const bool readable = scope_readable(s);
+    if (error_may_flow() && readable) {
         const uint32_t f = tasync_scope_flags(s->core);
         if ((f & TASYNC_SCOPE_FAILED) && !(f & TASYNC_SCOPE_DISPOSED)) learn_shutdown_phase(std::vector<CoRec *>(unfinished));
     }
     // A scope an error moving up during this very dispose cancelled after
     // the dispose marked it (S10 inside S7) is disposed all the same: the
-    // runtime's flags say which.
-    if (s->cancelled && !(s->queryable() && (tasync_scope_flags(s->core) & TASYNC_SCOPE_DISPOSED))) return;
+    // runtime's flags say which. So is a child the dispose reached before
+    // the error that cancelled its parent moved up from a later child: its
+    // coroutines became zombies before that cancellation reached them. The
+    // tester may no longer hold it; those zombies keep it readable.
+    if (s->cancelled && !(readable && (tasync_scope_flags(s->core) & TASYNC_SCOPE_DISPOSED))) return;
     // The core first lets the errors nobody received in s move up (S10):
     // one that cancels s ends the dispose there, before s is marked and
     // before its children are disposed. The call has returned when the
     // model applies it, so the flags say whether that happened; the
     // cancellation itself is learned by learn_escalations.
-    if (!s->cancelled && error_may_flow() && s->queryable()) {
+    if (!s->cancelled && error_may_flow() && readable) {
         const uint32_t f = tasync_scope_flags(s->core);
         if ((f & TASYNC_SCOPE_CANCELLED) && !(f & TASYNC_SCOPE_DISPOSED)) return;
     }
@@ -370,7 +386,7 @@ void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns,
         // what completes in the walk (a child scope's finally callbacks,
         // charged to it, C11) is there before this scope's completion is
         // decided. Learned here, from the flags, in the runtime's order.
-        if (was_cancelled || !k->queryable() || !error_may_flow()) continue;
+        if (was_cancelled || !scope_readable(k) || !error_may_flow()) continue;
         const uint32_t kf = tasync_scope_flags(k->core);
         if (!(kf & TASYNC_SCOPE_CANCELLED) || (kf & TASYNC_SCOPE_DISPOSED)) continue;
         ScopeRec *top = k;
