@@ -558,6 +558,7 @@ void Episode::learn_shutdown_phase(const std::vector<CoRec *> &known) {
         RANDOM_CHECK(*this, error_may_flow() || deadlock_seen,
                      "C15: shutdown phase " << phase << " without a shutdown request or an unhandled error");
         if (tracing()) trace("   model: learned shutdown phase " + std::to_string(phase));
+        shutdown_learned_op = op_index;
         if (shutdown_phase == TASYNC_SHUTDOWN_NONE) start_shutdown(slot(nullptr, true), &known);
         if (phase == TASYNC_SHUTDOWN_FORCED) forced_shutdown(&known);
         shutdown_phase = phase;

@@ -107,6 +107,11 @@ public:
     int shutdown_phase = TASYNC_SHUTDOWN_NONE;
     ErrSlot *shutdown_slot = nullptr;  // the error graceful shutdown cancels with
     bool deadlock_seen = false;
+    // The operation in which the model learned a shutdown phase from the
+    // runtime (not requested it): a finally callback whose spawn the model
+    // learns in the same operation may have been spawned before the
+    // phase's sweep (and cancelled by it) or after.
+    std::uint64_t shutdown_learned_op = ~0ull;
     bool force_anytime = false;  // forced wake-ups may end any wait (after C14, C15 phase two)
     bool in_final_run = false;
     bool destroyed = false;

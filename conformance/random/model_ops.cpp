@@ -209,6 +209,10 @@ void Episode::spawn_finally(FinRec *f, ScopeRec *charge_to) {
     if (cb->state != CoState::Registered) return;
     spawned(cb, global);
     cb->protect_depth = 1;  // C11: it runs as inside protect(), C20
+    // The completion that spawned it and a shutdown phase were learned in
+    // one operation: the core may have spawned it before the phase's sweep
+    // (an error moving up completes a scope on its way to the global one).
+    if (shutdown_learned_op == op_index) cb->cancel_maybe = true;
     if (charge_to == nullptr || charge_to->is_global) return;
     cb->charged = charge_to;
     // The global scope counts it once, as its member.
