@@ -337,8 +337,9 @@ struct PipeRec {
     bool writer_busy = false;
     std::uint64_t inflight_write = 0;  // bytes a write operation in flight may have written already
     int fd_waiters = 0;
+    int write_waiters = 0;      // of fd_waiters, those waiting for the write end
     bool write_closed = false;  // the write end is closed: readers meet the end of file
-    bool feeder = false;        // a timer writes to it while readers wait
+    bool feeder = false;        // a timer writes to it while readers wait, reads while writers do
     bool closed = false;
     unsigned char pattern(std::uint64_t i) const { return static_cast<unsigned char>(i * 131 + pid * 7 + 1); }
 };

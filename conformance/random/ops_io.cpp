@@ -16,6 +16,9 @@
 
 namespace tasync_random {
 
+// Reads what p has (up to a buffer), checking the bytes; returns read(2)'s result.
+ssize_t read_pipe(Episode &ep, PipeRec *p, std::size_t want, const char *how);
+
 namespace {
 
 // True when fd's buffer takes a write now. Only a reader makes a full
@@ -49,8 +52,9 @@ void check_bytes(Episode &ep, PipeRec *p, const unsigned char *buf, std::size_t 
     p->read += n;
 }
 
-// A one-shot timer that writes to p: a reader blocked on p always gets
-// data eventually.
+// A repeating timer that writes to p while readers wait on it, and reads
+// from it while a writer waits for a full end (other writers may fill it
+// while that writer waits): a waiter on p is always woken eventually.
 void feed_later(Episode &ep, PipeRec *p, Rng &rng);
 
 void timer_cb(tasync_timer_t *t, void *data);
@@ -104,6 +108,12 @@ void timer_cb(tasync_timer_t *t, void *data) {
     RANDOM_CHECK(ep, ep.op_index < 20 * (ep.budget + 1000),
                  "livelock: timer tm" << r->tmid << " keeps firing, " << ep.op_index << " operations into an episode of "
                                       << ep.budget);
+    if (ep.failed) {
+        // The episode winds down unchecked: a timer that would go on
+        // firing (the livelock above) must not keep it from ending.
+        destroy_timer(ep, r);
+        return;
+    }
     RANDOM_CHECK(ep, t == r->t, "a timer callback got another timer");
     RANDOM_CHECK(ep, tasync_coroutine_current(ep.rt) == nullptr, "a timer callback runs inside a coroutine");
     RANDOM_CHECK(ep, !r->destroyed, "timer tm" << r->tmid << " fired after it was destroyed");
@@ -122,6 +132,8 @@ void timer_cb(tasync_timer_t *t, void *data) {
             if (p.closed || p.write_closed || (p.fd_waiters == 0 && !p.reader_busy)) {
                 feeder_done = true;
                 p.feeder = false;
+            } else if (p.write_waiters > 0 && !p.reader_busy && !writable_now(p.wfd)) {
+                read_pipe(ep, &p, 1 + rng.below(4096), "the feeder's read");
             } else if (!p.writer_busy) {
                 write_pipe(ep, &p, 1 + rng.below(64));
             }
@@ -265,23 +277,28 @@ std::string op_pipe_write(Episode &ep, CoRec *self) {
     return "p" + std::to_string(p->pid) + " " + std::to_string(n) + " bytes";
 }
 
-std::string op_pipe_read(Episode &ep, CoRec *self) {
-    PipeRec *p = pick_pipe(ep, self->rng);
-    if (p == nullptr || p->reader_busy) return "skip";
-    unsigned char buf[1024];
-    const std::size_t want = 1 + self->rng.below(sizeof(buf));
+ssize_t read_pipe(Episode &ep, PipeRec *p, std::size_t want, const char *how) {
+    unsigned char buf[4096];
+    if (want > sizeof(buf)) want = sizeof(buf);
     ssize_t r = read(p->rfd, buf, want);
     // Readers may be ahead of `written` while a write operation is in
     // flight (the kernel wrote part of it before its completion came).
     const std::uint64_t avail = p->written > p->read ? p->written - p->read : 0;
     if (r > 0) {
-        check_bytes(ep, p, buf, static_cast<std::size_t>(r), "a read");
+        check_bytes(ep, p, buf, static_cast<std::size_t>(r), how);
     } else if (r == 0) {
-        RANDOM_CHECK(ep, p->write_closed && avail == 0, "a read on pipe p" << p->pid << " met the end of file early");
+        RANDOM_CHECK(ep, p->write_closed && avail == 0, how << " on pipe p" << p->pid << " met the end of file early");
     } else {
         RANDOM_CHECK(ep, errno == EAGAIN && avail == 0,
-                     "a read on pipe p" << p->pid << " failed: " << std::strerror(errno) << " with " << avail << " bytes buffered");
+                     how << " on pipe p" << p->pid << " failed: " << std::strerror(errno) << " with " << avail << " bytes buffered");
     }
+    return r;
+}
+
+std::string op_pipe_read(Episode &ep, CoRec *self) {
+    PipeRec *p = pick_pipe(ep, self->rng);
+    if (p == nullptr || p->reader_busy) return "skip";
+    const ssize_t r = read_pipe(ep, p, 1 + self->rng.below(1024), "a read");
     return "p" + std::to_string(p->pid) + " got " + std::to_string(r);
 }
 
@@ -301,8 +318,9 @@ std::string op_await_fd(Episode &ep, CoRec *self) {
     AwRec *canc = pick_cancellation(ep, self);
     Pin canc_pin(canc);
     tasync_awaitable_t *canc_aw = canc_pin.aw;
-    // A reader blocked on an idle pipe must get data eventually.
-    if (readable && (canc == nullptr || canc->kind != AwRec::Kind::Timeout) && !p->write_closed) feed_later(ep, p, rng);
+    // A reader blocked on an idle pipe must get data eventually, a writer
+    // on an end that fills meanwhile room.
+    if ((canc == nullptr || canc->kind != AwRec::Kind::Timeout) && !p->write_closed) feed_later(ep, p, rng);
     const bool canc_done = canc != nullptr && (canc->completed || tasync_awaitable_is_completed(canc_aw));
     self->wait = WaitRec{};
     self->wait.pipe = p;
@@ -312,10 +330,12 @@ std::string op_await_fd(Episode &ep, CoRec *self) {
     ep.begin_wait(self, WaitKind::Fd);
     if (canc_done) self->wait.must_cancel = false, self->wait.may_cancel = self->cancel_pending;
     ++p->fd_waiters;
+    if (!readable) ++p->write_waiters;
     unsigned revents = 0;
     void *err = nullptr;
     int rc = tasync_await_fd(ep.rt, fd, self->wait.events, canc_aw, &revents, &err);
     --p->fd_waiters;
+    if (!readable) --p->write_waiters;
     ep.end_wait(self);
     if (rc == -ECANCELED || rc == TASYNC_EAWAIT_CANCELLED) {
         ep.expect_cancel_outcome(self, rc, err, "an fd wait");
