@@ -218,6 +218,7 @@ void Episode::on_enter(tasync_coroutine_t *co, void *data) {
     // switch (a coroutine that returned, say) ended before the error flows.
     else if (c->state == CoState::Done)
         sync();
+    if (c->state == CoState::Done) c->hold_ended = true;  // resumed from its hold (S10)
     if (c->state == CoState::Done && c->in_route) return;  // resumed where route_error parked it (S10)
     if (c->state == CoState::Done && c->outcome_failed && c->error != nullptr &&
         c->error->kind != TASYNC_ERROR_CANCELLATION && !c->routed) {

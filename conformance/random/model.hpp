@@ -213,6 +213,12 @@ struct CoRec {
     bool routed = false;
     int escalations_entered = 0;  // entries after completion, to escalate a held error (S10)
     bool in_route = false;   // inside tasync_coroutine_route_error, called from its entry
+    // Completed, it left the stack it held its error on (S10): resumed
+    // from the hold (entered again), or its entry returned after
+    // route_error completed it. Once no handler runs on that stack, the
+    // core has let go of its scope (C11: a finally callback registered
+    // then is charged to nobody).
+    bool hold_ended = false;
     bool must_fail = false;  // FailToGlobal: its SetError step always runs
     bool spawn_failed = false;  // the spawn was refused: no coroutine ever existed
     bool outcome_known = false;
