@@ -17,6 +17,11 @@
 //    (core/src/time/deadline_fd.cpp) for the coarse backends.
 //  - loop_wakeup counts the wakeups that offloaded work posts (below).
 //
+// Running costs virtual time too: each switch to a coroutine advances the
+// clock by the episode's switch cost (0, or a few microseconds), so that
+// timers also come due while coroutines are runnable and fire at the end
+// of a pass over the run queue, not only when the runtime would sleep.
+//
 // What the real backend still decides is deterministic for the tester:
 // the pipes and socket pairs an episode waits on are written and closed by
 // the episode itself, on the runtime's thread, so their readiness at each
@@ -85,6 +90,8 @@ public:
     void end_episode();
 
     std::uint64_t now() const { return now_; }
+    // Running costs virtual time: a coroutine switch (Episode::on_enter).
+    void advance(std::uint64_t ns) { now_ += ns; }
 
     // The runtime's thread, around tasync_offload.
     void job_submitting(Job *j, tasync_coroutine_t *co, std::uint64_t duration);

@@ -194,8 +194,10 @@ void Episode::learn_finally_spawned(CoRec *c) {
 
 void Episode::on_enter(tasync_coroutine_t *co, void *data) {
     // Offloaded work a free pool thread would take is taken before anything
-    // the coroutine does can cancel it (clock.hpp).
+    // the coroutine does can cancel it; the switch costs virtual time
+    // (clock.hpp).
     the_clock().barrier();
+    the_clock().advance(switch_cost_ns_);
     ++enter_count_;
     // Switches are bounded by the work an episode does; far more means the
     // scheduler spins (a livelock the wall-clock cap would catch later).
@@ -850,6 +852,10 @@ EpisodeResult Episode::run() {
     // Few pool threads, so that offloaded work also queues (and is taken
     // back from the queue by cancellations); sometimes more than jobs.
     o.thread_pool_size = rng.chance(25) ? 16 : 1 + rng.below(3);
+    {
+        static constexpr std::uint64_t kSwitchCosts[] = {0, 0, 1000, 10000, 50000};
+        switch_cost_ns_ = kSwitchCosts[rng.below(5)];
+    }
     char err[512] = {0};
     o.errbuf = err;
     o.errbuf_size = sizeof(err);

@@ -289,6 +289,7 @@ private:
     std::uint64_t fail_global_at_ = 0;
     bool fail_global_again_ = false;
     bool on_clock_ = false;  // the virtual clock serves this episode's runtime
+    std::uint64_t switch_cost_ns_ = 0;  // virtual time a switch to a coroutine takes
 
 };
 
