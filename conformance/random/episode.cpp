@@ -151,6 +151,7 @@ std::string Episode::report(const std::string &what) {
 }
 
 void Episode::crash_report(int sig) {
+    if (reported_.load()) return;  // the hang's abort: reported already
     std::string r = report("CRASH: fatal signal " + std::to_string(sig));
     std::fputs(r.c_str(), stderr);
     std::fflush(stderr);
@@ -839,6 +840,7 @@ EpisodeResult Episode::run() {
         std::string r = report("HANG: the episode did not end within " + std::to_string(opts.wall_cap_s) + " s");
         std::fputs(r.c_str(), stderr);
         std::fflush(stderr);
+        reported_.store(true);
         std::abort();  // a debugger shows where the episode hangs
     });
 
@@ -892,6 +894,7 @@ EpisodeResult Episode::run() {
     unbind_thread();
     result.ok = !failed;
     result.ops = op_index;
+    result.budget = budget;
     result.report = first_failure_;
     result.fingerprint = std::move(fingerprint_);
     result.fingerprint_ops = std::move(fingerprint_ops_);

@@ -7,6 +7,7 @@
 
 #include <tasync/tasync.h>
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -41,6 +42,7 @@ struct Options {
 struct EpisodeResult {
     bool ok = true;
     std::uint64_t ops = 0;
+    std::uint64_t budget = 0;  // the operations it was drawn (--episode-ops)
     std::string report;  // the failure report, with the replay command
     // One hash per trace line, of the line and the virtual time it was
     // written at: two runs of an episode are the same run when these are.
@@ -278,6 +280,7 @@ private:
     std::string report(const std::string &what);
 
     std::deque<std::string> trace_;
+    std::atomic<bool> reported_{false};  // the wall-clock cap reported a hang before it aborts
     std::vector<std::uint64_t> fingerprint_;
     std::vector<std::uint64_t> fingerprint_ops_;
     std::mutex trace_mu_;

@@ -56,6 +56,11 @@
 
 #include "episode.hpp"
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#define TASYNC_RANDOM_LSAN 1
+#endif
+
 namespace {
 
 tasync_random::Options g_opts;
@@ -112,6 +117,24 @@ tasync_random::EpisodeResult run_episode(std::uint64_t seed, bool check) {
         Episode ep(g_opts, seed);
         r = ep.run();
     }
+#ifdef TASYNC_RANDOM_LSAN
+    // Under ASan every episode is checked for leaks of its own (the core's
+    // objects are not host objects: the model does not count them), until
+    // the first one (LeakSanitizer reports what is leaked so far, each
+    // time).
+    static bool leak_checks = true;
+    if (leak_checks && r.ok && __lsan_do_recoverable_leak_check() != 0) {
+        leak_checks = false;
+        std::ostringstream os;
+        os << "\n== tasync random tester: episode seed " << seed << " leaked memory (LeakSanitizer's report above)"
+           << "\n   replay: TASYNC_TEST_BACKEND=" << g_opts.backend << " TASYNC_BACKEND_DIR=" << g_opts.backend_dir << " "
+           << g_opts.program << " --episode-seed=" << seed << " --episode-ops=" << r.budget << "\n";
+        std::fputs(os.str().c_str(), stderr);
+        r.ok = false;
+        r.report = os.str();
+        return r;
+    }
+#endif
     if (!check || !r.ok) return r;
     EpisodeResult again;
     {
@@ -147,6 +170,11 @@ TEST(Random, OperationsKeepTheModelsInvariants) {
     std::uint64_t total = 0;
     std::uint64_t episodes = 0;
     std::uint64_t failures = 0;
+    // First, so that a run that dies says how to run it again.
+    if (!g_one_episode)
+        std::printf("tasync-random: backend %s, seed %llu, %llu operations\n", g_opts.backend.c_str(),
+                    static_cast<unsigned long long>(g_opts.seed), static_cast<unsigned long long>(g_opts.ops));
+    std::fflush(stdout);
     if (g_one_episode) {
         EpisodeResult r = run_episode(g_episode_seed, g_opts.replay_check != 0);
         total = r.ops;
@@ -207,7 +235,8 @@ void install_crash_report() {
     sa.sa_handler = &on_fatal;
     sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
     sigemptyset(&sa.sa_mask);
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) sigaction(sig, &sa, nullptr);
+    // SIGABRT too: glibc's malloc aborts on a double free.
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(sig, &sa, nullptr);
 }
 
 }  // namespace
