@@ -1,48 +1,57 @@
 /*
- * async.c - the module: ini settings, the runtime's lifetime in a request,
- * and the end of the script.
+ * async.c - the module: the top of the extension, which nothing else
+ * includes. It declares the ini settings and the module globals, lists
+ * the startup and shutdown of every wing in the order they must run, and
+ * assembles the host table from the members the wings implement:
  *
- * Lifetime. The runtime is created on the first use of the API in a request
- * (scripts that never use it pay nothing, and Fibers keep working there,
- * rule C13) and destroyed in RSHUTDOWN; each request gets a fresh one. The
- * context that creates it becomes the main coroutine (rule C3).
+ *   api/      the PHP classes and functions of the Async namespace
+ *   io/       rule C18: the blocking PHP functions taken over, one file per
+ *             family, over the I/O floor (io/wait.c, io/busy.c, io/poll.c,
+ *             io/hooks.c)
+ *   runtime/  the runtime in a request, the host's callbacks, the guards
+ *             (Fibers, exit()), the stall watchdog, signals
  *
- * End of script (C3, C19). php_request_shutdown() runs, in order: the
- * functions of register_shutdown_function(), destructors of global objects,
- * output flushing, then the modules' RSHUTDOWN. The first shutdown function
- * is ours (registered in RINIT, before any script can register one): it
- * runs the scheduler until no active coroutine remains, reports what the
- * core kept for the end (an error that reached the global scope, or the
- * DeadlockError), then calls the user's shutdown functions itself, in the
- * main coroutine (see run_user_shutdown_functions), and runs the scheduler
- * again for what they started. Destructors (C16) may use async code too:
- * RSHUTDOWN runs the scheduler once more, unwinds whatever is left and
- * destroys the runtime.
- *
- * exit()/die() starts graceful shutdown (C15, fiber_guard.c). A fatal error
- * (zend_bailout) inside a coroutine ends that coroutine; async_abort_all()
- * then marks every other one (and the main flow) to unwind at its next
- * resume without running more user code. The main flow re-raises the
- * bailout, so the request ends as after any fatal error.
+ * docs/architecture.md draws the layers; ext-php/tools/check_includes.py
+ * keeps the imports running one way (no file below includes this one's
+ * header, php_async.h).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include "php_async.h"
-#include "php_async_io.h"
 
-#include "ext/standard/basic_functions.h"
+#include "api/channel.h"
+#include "api/context.h"
+#include "api/coroutine.h"
+#include "api/exceptions.h"
+#include "api/functions.h"
+#include "api/future.h"
+#include "api/group.h"
+#include "api/pool.h"
+#include "api/scope.h"
+#include "api/scope_holds.h"
+#include "api/spawn.h"
+#include "api/task_set.h"
+#include "api/timeout.h"
+#include "io/busy.h"
+#include "io/families.h"
+#include "io/filesystems.h"
+#include "io/hooks.h"
+#include "io/wait.h"
+#include "runtime/exit_hook.h"
+#include "runtime/fiber_guard.h"
+#include "runtime/host.h"
+#include "runtime/request.h"
+#include "runtime/runtime.h"
+#include "runtime/signal.h"
+#include "runtime/stall.h"
+
 #include "ext/standard/info.h"
 #include "php_ini.h"
-#include "zend_observer.h"
 #include "zend_smart_str.h"
 
 ZEND_DECLARE_MODULE_GLOBALS(async)
-
-extern const zend_function_entry *async_functions;
-void async_fiber_guard_shutdown(void);
-void async_exit_hook_shutdown(void);
 
 /* ------------------------------------------------------------------ ini */
 
@@ -95,8 +104,9 @@ static ZEND_INI_MH(OnUpdateFileOffload)
 }
 
 /* async.thread_pool_size: the most threads the core's pool runs blocking
- * work on (DNS, files, flock), on every backend. Threads start on demand and exit after 10 s idle; 0 is the
- * core's default (64). Read when the runtime is created. */
+ * work (DNS, files, flock) on at once, on every backend. Threads start on
+ * demand and exit after 10 s idle; 0 is the core's default (64). Read when
+ * the runtime is created. */
 static ZEND_INI_MH(OnUpdateThreadPoolSize)
 {
 	zend_long n = ZEND_STRTOL(ZSTR_VAL(new_value), NULL, 10);
@@ -124,244 +134,29 @@ PHP_INI_BEGIN()
 	PHP_INI_ENTRY("async.thread_pool_size", "0", PHP_INI_ALL, OnUpdateThreadPoolSize)
 PHP_INI_END()
 
-/* -------------------------------------------------------------- runtime */
+/* ----------------------------------------------------------- host table */
 
-static int create_runtime(tasync_runtime_t **out, char *errbuf, size_t errbuf_size)
-{
-	tasync_runtime_options_t o;
-	memset(&o, 0, sizeof(o));
-	o.size = sizeof(o);
-	o.flags = TASYNC_RUNTIME_FALLBACK_DEFAULT;
-	o.backend = ASYNC_G(reactor);
-	o.backend_dir = ASYNC_G(backend_dir) && *ASYNC_G(backend_dir) ? ASYNC_G(backend_dir) : NULL;
-	o.stack_size = (size_t) ASYNC_G(stack_size);
-	o.stack_cache = (uint32_t) ASYNC_G(stack_cache);
-	o.thread_pool_size = (uint32_t) ASYNC_G(thread_pool_size);
-	o.host = &async_host;
-	o.errbuf = errbuf;
-	o.errbuf_size = errbuf_size;
-	o.zombie_timeout_ns = ASYNC_G(zombie_timeout) > 0 ? (uint64_t) (ASYNC_G(zombie_timeout) * 1e9) : 1;
-	/* Under `ulimit -v`, PHP's heap must still find room to grow to
-	 * memory_limit after coroutine stacks took what they could: a stack that
-	 * does not fit fails its coroutine, where PHP's allocator would end the
-	 * process. */
-	o.address_space_reserve = (PG(memory_limit) > 0 && (uint64_t) PG(memory_limit) < ((uint64_t) 1 << 40)
-		? (size_t) PG(memory_limit) : (size_t) 256 << 20) + ((size_t) 64 << 20);
-	return tasync_runtime_create(&o, out);
-}
-
-tasync_runtime_t *async_runtime(void)
-{
-	if (EXPECTED(ASYNC_G(rt) != NULL)) {
-		return ASYNC_G(rt);
-	}
-	if (ASYNC_G(fiber_used) || EG(active_fiber) != NULL) {
-		zend_throw_exception(async_ce_async_exception,
-			"Cannot use True Async after a Fiber was created: Fibers and coroutines exclude each other", 0);
-		return NULL;
-	}
-	char why[512] = "";
-	tasync_runtime_t *rt = NULL;
-	int rc = create_runtime(&rt, why, sizeof(why));
-	if (rc != 0) {
-		async_safe_point();
-		zend_throw_exception_ex(async_ce_async_exception, rc, "Cannot start the True Async runtime: %s",
-			why[0] ? why : tasync_strerror(rc));
-		return NULL;
-	}
-	ASYNC_G(rt) = rt;
-	ASYNC_G(main_co) = tasync_coroutine_current(rt);
-	async_stall_runtime_created(rt);
-	tasync_coroutine_set_host_data(ASYNC_G(main_co), &ASYNC_G(main_vm));
-	/* A backend that could not be loaded was replaced by uv: say why. */
-	async_safe_point();
-	return rt;
-}
-
-/* Reports an exception as PHP reports uncaught ones (exit status 255). */
-static void report_fatal(zend_object *ex)
-{
-	if (EG(exception)) {
-		zend_clear_exception();
-	}
-	zend_try {
-		/* Takes the reference. E_DONT_BAIL inside: the request goes on to
-		 * run shutdown functions, as after the main script's own. */
-		zend_exception_error(ex, E_ERROR);
-	} zend_end_try();
-}
-
-/*
- * Runs the scheduler until no active coroutine remains (rule C3), then
- * reports what the core kept for the end: the first error that reached the
- * global scope unhandled (S10, C15) or the DeadlockError (C14).
- */
-static void drain(void)
-{
-	tasync_runtime_t *rt = ASYNC_G(rt);
-	if (rt == NULL) {
-		return;
-	}
-	if (CG(unclean_shutdown)) {
-		/* After a fatal error, what was running unwinds, running no more
-		 * user code. */
-		async_abort_all(TASYNC_ABORT_FATAL);
-	}
-	tasync_runtime_run(rt);
-	/* What a fatal error aborted has unwound: coroutines that shutdown
-	 * functions start from now on run as usual (C19). */
-	ASYNC_G(fatal_abort) = false;
-#ifdef ZEND_HAS_OOM
-	/* An out-of-memory error PHP delayed to a VM interrupt stays "handled"
-	 * and keeps the VM from calling any function until the request's
-	 * shutdown clears it before the shutdown functions run. One that
-	 * happened in a coroutine during this drain came after that point:
-	 * clear it the same way, or no shutdown function could run. */
-	if (EG(delayed_oom).state == ZEND_OOM_STATE_HANDLED) {
-		EG(delayed_oom).state = ZEND_OOM_STATE_NONE;
-	}
-#endif
-	async_safe_point();
-
-	zend_object *error = tasync_runtime_take_error(rt);
-	if (error == NULL) {
-		return;
-	}
-	if (CG(unclean_shutdown)) {
-		/* After a fatal error nothing more is reported. */
-		OBJ_RELEASE(error);
-		return;
-	}
-	report_fatal(error);
-}
-
-static zend_internal_function end_of_script_function;
-
-/* ------------------------------------------------- the main flow's end */
-
-/*
- * The main flow is a coroutine (C3), so rule C7 applies to it: a
- * CancellationError that ends it ends it as cancelled, quietly, instead of
- * reaching zend_execute_scripts() as an uncaught exception. Any other
- * exception that ends it reached the global scope unhandled: PHP reports
- * it as usual, and graceful shutdown (C15) cancels the coroutines.
- *
- * An observer end handler on top-level code sees the main script's frame
- * leave with the exception still pending, before PHP reports it.
- */
-static void main_code_end(zend_execute_data *execute_data, zval *retval)
-{
-	(void) retval;
-	tasync_runtime_t *rt = ASYNC_G(rt);
-	zend_object *ex = EG(exception);
-	if (ex == NULL || rt == NULL || execute_data->prev_execute_data != NULL
-			|| tasync_coroutine_current(rt) != ASYNC_G(main_co)) {
-		return;
-	}
-	if (instanceof_function(ex->ce, async_ce_cancellation_error)) {
-		zend_clear_exception();
-	} else if (!zend_is_unwind_exit(ex) && !zend_is_graceful_exit(ex)) {
-		tasync_runtime_shutdown(rt, NULL);
-	}
-}
-
-static zend_observer_fcall_handlers observe_top_level_code(zend_execute_data *execute_data)
-{
-	zend_function *fn = execute_data->func;
-	zend_observer_fcall_handlers h = { NULL, NULL };
-	if (fn != NULL && fn->type == ZEND_USER_FUNCTION && fn->op_array.function_name == NULL) {
-		h.end = main_code_end;
-	}
-	return h;
-}
-
-/*
- * The user's shutdown functions run in the main coroutine (C19), so C7
- * applies to them too: one that ends with a CancellationError (a deadlock
- * or graceful shutdown cancelled the main coroutine while it waited in it)
- * ends quietly. PHP calls shutdown functions without a frame, where such
- * an exception would be fatal at once; so they are called from here, in
- * registration order (including those registered meanwhile), each removed
- * from PHP's list before the next. Any other uncaught exception is
- * reported and ends the shutdown functions, as PHP does.
- */
-static zend_function shutdown_bottom_function = { ZEND_INTERNAL_FUNCTION };
-
-static void run_user_shutdown_functions(void)
-{
-	HashTable *ht = BG(user_shutdown_function_names);
-	while (ht != NULL) {
-		zend_ulong index = 0;
-		zend_string *key = NULL;
-		php_shutdown_function_entry *entry = NULL;
-		ZEND_HASH_FOREACH_KEY_PTR(ht, index, key, entry) {
-			if (entry->fci_cache.function_handler == (zend_function *) &end_of_script_function) {
-				entry = NULL;
-				continue;
-			}
-			break;
-		} ZEND_HASH_FOREACH_END();
-		if (entry == NULL) {
-			break;
-		}
-		/* A frame of its own below the call, as a coroutine's bottom frame:
-		 * exceptions come back here, and traces look as when PHP calls it. */
-		zend_execute_data bottom, *saved = EG(current_execute_data);
-		memset(&bottom, 0, sizeof(bottom));
-		bottom.func = &shutdown_bottom_function;
-		EG(current_execute_data) = &bottom;
-		zval retval;
-		ZVAL_UNDEF(&retval);
-		entry->fci.retval = &retval;
-		zend_call_function(&entry->fci, &entry->fci_cache);
-		zval_ptr_dtor(&retval);
-		EG(current_execute_data) = saved;
-		if (key != NULL) {
-			zend_hash_del(ht, key);
-		} else {
-			zend_hash_index_del(ht, index);
-		}
-		zend_object *ex = EG(exception);
-		if (ex == NULL) {
-			continue;
-		}
-		if (instanceof_function(ex->ce, async_ce_cancellation_error)) {
-			zend_clear_exception();
-			continue;
-		}
-		if (zend_is_unwind_exit(ex) || zend_is_graceful_exit(ex)) {
-			/* exit(): the other shutdown functions do not run, as in PHP,
-			 * but the graceful shutdown it started completes first (C15). */
-			zend_clear_exception();
-			drain();
-			zend_bailout();
-		}
-		GC_ADDREF(ex);
-		zend_clear_exception();
-		zend_exception_error(ex, E_ERROR);
-		zend_bailout();
-	}
-}
-
-/* The first shutdown function of every request (see the top comment). */
-static ZEND_NAMED_FUNCTION(async_end_of_script)
-{
-	(void) execute_data;
-	(void) return_value;
-	drain();
-	run_user_shutdown_functions();
-	drain();
-}
-
-static void register_end_of_script(void)
-{
-	php_shutdown_function_entry entry;
-	memset(&entry, 0, sizeof(entry));
-	entry.fci.size = sizeof(zend_fcall_info);
-	ZVAL_UNDEF(&entry.fci.function_name);
-	entry.fci_cache.function_handler = (zend_function *) &end_of_script_function;
-	register_user_shutdown_function("\0async", sizeof("\0async") - 1, &entry);
-}
+/* What the core calls back (api/include/tasync/host.h), from the wings
+ * that implement each member. */
+static const tasync_host_t async_host = {
+	.size = sizeof(tasync_host_t),
+	.value_retain = async_host_value_retain,
+	.value_release = async_host_value_release,
+	.error_retain = async_host_error_retain,
+	.error_release = async_host_error_release,
+	.error_create = async_host_error_create,
+	.error_is_cancellation = async_host_error_is_cancellation,
+	.error_describe = async_host_error_describe,
+	.coroutine_enter = async_host_coroutine_enter,
+	.coroutine_leave = async_host_coroutine_leave,
+	.coroutine_free = async_host_coroutine_free,
+	.warning = async_host_warning,
+	.capture_location = async_host_capture_location,
+	.may_suspend = async_host_may_suspend,
+	.wait_end = async_host_wait_end,
+	.warning_at = async_host_warning_at,
+	.stall_report = async_stall_report,
+};
 
 /* ------------------------------------------------------------- module */
 
@@ -376,6 +171,7 @@ static PHP_GINIT_FUNCTION(async)
 static PHP_MINIT_FUNCTION(async)
 {
 	REGISTER_INI_ENTRIES();
+	async_runtime_set_host(&async_host);
 	async_register_exceptions();
 	async_register_interfaces();
 	async_register_coroutine_class();
@@ -384,22 +180,44 @@ static PHP_MINIT_FUNCTION(async)
 	async_register_context_class();
 	async_register_group_class();
 	async_register_future_class();
+	async_register_channel_class();
+	async_register_pool_class();
+	async_register_task_set_class();
 	async_fiber_guard_startup();
 	async_exit_hook_startup();
-	zend_observer_fcall_register(observe_top_level_code);
-	async_io_startup();
+	async_request_startup(&async_module_entry);
+	/* Rule C18: every family takes over its functions, then the aliases of
+	 * those functions get the same hooks. */
+	async_io_sleep_startup();
+	async_io_socket_transport_startup();
+	async_io_socket_streams_startup();
+	async_io_select_startup();
+	async_io_dns_startup();
+	async_io_dns_records_startup();
+	async_io_file_contents_startup();
+	async_io_stdio_startup();
+	async_io_file_metadata_startup();
+	async_io_processes_startup();
+	async_io_proc_open_startup();
+	async_io_ext_sockets_startup();
+	async_io_mysqli_startup();
+#ifdef ASYNC_HAVE_CURL
+	async_io_curl_startup();
+#endif
+	async_io_hook_aliases();
 	async_signal_startup();
-
-	end_of_script_function.type = ZEND_INTERNAL_FUNCTION;
-	end_of_script_function.function_name = zend_string_init_interned("Async\\{end of script}", sizeof("Async\\{end of script}") - 1, 1);
-	end_of_script_function.handler = async_end_of_script;
-	end_of_script_function.module = &async_module_entry;
 	return SUCCESS;
 }
 
 static PHP_MSHUTDOWN_FUNCTION(async)
 {
-	async_io_shutdown();
+	async_io_ext_sockets_shutdown();
+	async_io_mysqli_shutdown();
+	async_io_socket_transport_shutdown();
+	async_io_unhook_all();
+	async_io_stdio_shutdown();
+	async_io_file_metadata_shutdown();
+	async_io_filesystems_shutdown();
 	async_exit_hook_shutdown();
 	async_fiber_guard_shutdown();
 	UNREGISTER_INI_ENTRIES();
@@ -411,80 +229,36 @@ static PHP_RINIT_FUNCTION(async)
 #if defined(COMPILE_DL_ASYNC) && defined(ZTS)
 	ZEND_TSRMLS_CACHE_UPDATE();
 #endif
-	ASYNC_G(rt) = NULL;
-	ASYNC_G(main_co) = NULL;
-	ASYNC_G(main_object) = NULL;
-	memset(&ASYNC_G(main_vm), 0, sizeof(ASYNC_G(main_vm)));
-	zend_hash_init(&ASYNC_G(filenames), 8, NULL, ZVAL_PTR_DTOR, 0);
-	ASYNC_G(last_filename) = NULL;
-	ASYNC_G(deferred) = NULL;
-	ASYNC_G(deferred_count) = ASYNC_G(deferred_size) = 0;
-	ASYNC_G(warnings) = NULL;
-	ASYNC_G(warning_count) = ASYNC_G(warning_size) = 0;
-	ASYNC_G(deferred_scopes) = NULL;
-	ASYNC_G(deferred_scope_count) = ASYNC_G(deferred_scope_size) = 0;
 	async_scope_extras_init();
-	ASYNC_G(bailout_pending) = false;
-	ASYNC_G(aborting) = false;
-	ASYNC_G(fatal_abort) = false;
-	ASYNC_G(fiber_used) = false;
-	/* ext/sockets and ext/mysqli loaded after async (dl()) are taken over now. */
-	async_io_sockets_startup();
+	/* ext/sockets, ext/mysqli and ext/pdo loaded after async (dl()) are
+	 * taken over now. */
+	async_io_ext_sockets_startup();
 	async_io_mysqli_startup();
 	async_io_pdo_startup();
-	register_end_of_script();
+	async_request_begin();
 	return SUCCESS;
 }
 
 static PHP_RSHUTDOWN_FUNCTION(async)
 {
-	tasync_runtime_t *rt = ASYNC_G(rt);
-	if (rt != NULL) {
-		/* What shutdown functions and destructors started (C16, C19). */
-		drain();
-		/* What is left (after a deadlock, exit or a fatal error) unwinds. */
-		async_abort_all(TASYNC_ABORT_END);
-		tasync_runtime_run(rt);
-		async_safe_point();
-
-		if (ASYNC_G(main_object) != NULL) {
-			/* The main coroutine dies with the runtime: detach its object. */
-			async_coroutine_obj *c = async_coroutine_obj_from(ASYNC_G(main_object));
-			tasync_coroutine_release(c->co);
-			c->co = NULL;
-			OBJ_RELEASE(ASYNC_G(main_object));
-			ASYNC_G(main_object) = NULL;
-		}
-		async_io_request_shutdown();
-		tasync_coroutine_set_host_data(ASYNC_G(main_co), NULL);
-		ASYNC_G(rt) = NULL;
-		ASYNC_G(main_co) = NULL;
-		tasync_runtime_destroy(rt);
+	if (async_request_unwind()) {
+		async_coroutine_main_detach();
+		/* Every wing lets go of the runtime before it goes. */
+#ifdef ASYNC_HAVE_CURL
+		async_io_curl_request_shutdown();
+#endif
+		async_io_stdio_request_shutdown();
+		async_io_processes_request_shutdown();
+		async_io_proc_open_request_shutdown();
+		async_io_pdo_request_shutdown();
+		async_io_busy_request_shutdown();
+		async_runtime_destroy();
 		async_signal_request_shutdown();
 		/* Show nothing more; release what the teardown handed back. */
-		for (uint32_t i = 0; i < ASYNC_G(warning_count); i++) {
-			zend_string_release(ASYNC_G(warnings)[i].message);
-		}
-		ASYNC_G(warning_count) = 0;
-		async_safe_point();
+		async_host_discard_warnings();
 	}
-	if (ASYNC_G(deferred) != NULL) {
-		efree(ASYNC_G(deferred));
-		ASYNC_G(deferred) = NULL;
-	}
-	if (ASYNC_G(deferred_scopes) != NULL) {
-		efree(ASYNC_G(deferred_scopes));
-		ASYNC_G(deferred_scopes) = NULL;
-	}
-	ASYNC_G(deferred_scope_count) = ASYNC_G(deferred_scope_size) = 0;
+	async_request_end();
 	async_scope_extras_destroy();
-	if (ASYNC_G(warnings) != NULL) {
-		efree(ASYNC_G(warnings));
-		ASYNC_G(warnings) = NULL;
-	}
-	ASYNC_G(warning_count) = ASYNC_G(warning_size) = 0;
-	zend_hash_destroy(&ASYNC_G(filenames));
-	ASYNC_G(last_filename) = NULL;
 	return SUCCESS;
 }
 
@@ -546,7 +320,7 @@ static PHP_MINFO_FUNCTION(async)
 	bool temporary = false;
 	char why[512] = "";
 	if (rt == NULL && tasync_runtime_current() == NULL) {
-		if (create_runtime(&rt, why, sizeof(why)) == 0) {
+		if (async_runtime_create(&rt, why, sizeof(why)) == 0) {
 			temporary = true;
 		} else {
 			rt = NULL;
@@ -589,11 +363,11 @@ static const zend_module_dep async_deps[] = {
 	ZEND_MOD_REQUIRED("standard")
 	/* Its tcp transport must be registered before ours wraps it. */
 	ZEND_MOD_OPTIONAL("openssl")
-	/* Its functions must exist before io_curl.c takes them over. */
+	/* Its functions must exist before io/curl.c takes them over. */
 	ZEND_MOD_OPTIONAL("curl")
-	/* pcntl_signal() is wrapped by signal.c (Async\signal, C26). */
+	/* pcntl_signal() is wrapped by runtime/signal.c (Async\signal, C26). */
 	ZEND_MOD_OPTIONAL("pcntl")
-	/* Likewise for io_sockets.c (which also looks again at RINIT). */
+	/* Likewise for io/ext_sockets.c and io/mysqli.c (which look again at RINIT). */
 	ZEND_MOD_OPTIONAL("sockets")
 	ZEND_MOD_OPTIONAL("mysqli")
 	ZEND_MOD_END

@@ -13,16 +13,19 @@ if test "$PHP_ASYNC" != "no"; then
   PHP_EVAL_LIBLINE([$TASYNC_LIBS], [ASYNC_SHARED_LIBADD])
   PHP_SUBST([ASYNC_SHARED_LIBADD])
   AC_DEFINE([HAVE_ASYNC], [1], [Whether True Async is enabled])
-  dnl ext/curl inside coroutines needs libcurl's headers only (io_curl.c
+  dnl ext/curl inside coroutines needs libcurl's headers only (io/curl.c
   dnl finds libcurl's functions in the library PHP's curl loaded).
   ASYNC_CURL_SOURCES=""
   ASYNC_CURL_FLAGS=""
   PKG_CHECK_MODULES([CURL], [libcurl], [
     PHP_EVAL_INCLINE([$CURL_CFLAGS])
-    ASYNC_CURL_SOURCES="io_curl.c"
+    ASYNC_CURL_SOURCES="io/curl.c io/curl_driver.c"
     ASYNC_CURL_FLAGS="-DASYNC_HAVE_CURL=1"
   ], [AC_MSG_NOTICE([libcurl headers not found: curl is not taken over])])
   PHP_NEW_EXTENSION([async],
-    [async.c await_many.c context.c coroutine.c exceptions.c fiber_guard.c functions.c future.c group.c host.c io_dns.c io_dns_records.c io_files.c io_fs.c io_fsops.c io_hooks.c io_mysqli.c io_pdo.c io_proc.c io_proc_open.c io_select.c io_sockets.c io_stdio.c io_streams.c io_tls.c scope.c signal.c stall.c timeout.c $ASYNC_CURL_SOURCES],
+    [async.c api/await_many.c api/awaitable.c api/channel.c api/context.c api/coroutine.c api/exceptions.c api/functions.c api/future.c api/group.c api/iterate.c api/pool.c api/scope.c api/scope_holds.c api/spawn.c api/task_set.c api/timeout.c io/busy.c io/dns.c io/dns_records.c io/ext_sockets.c io/file_contents.c io/file_metadata.c io/file_streams.c io/filesystems.c io/hooks.c io/mysqli.c io/pdo.c io/poll.c io/proc_open.c io/processes.c io/select.c io/sleep.c io/socket_streams.c io/socket_transport.c io/stdio.c io/tls.c io/wait.c runtime/exit_hook.c runtime/fiber_guard.c runtime/host.c runtime/request.c runtime/runtime.c runtime/signal.c runtime/stall.c $ASYNC_CURL_SOURCES],
     [$ext_shared],, [-DZEND_ENABLE_STATIC_TSRMLS_CACHE=1 $ASYNC_CURL_FLAGS])
+  dnl The sources live in folders by concern (docs/architecture.md); their
+  dnl objects go to the same folders of the build directory.
+  PHP_ADD_BUILD_DIR([$ext_builddir/api $ext_builddir/io $ext_builddir/runtime])
 fi

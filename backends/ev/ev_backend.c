@@ -460,32 +460,25 @@ static void ev_handle_close_(tasync_handle_t *h) {
 
 static char g_version[64];
 
-static tasync_backend_t g_table = {
-    sizeof(tasync_backend_t),
-    TASYNC_ABI_VERSION,
-    EV_BACKEND_NAME,
-    g_version,
-    TASYNC_CAP_PRIORITY,
-    0,
-    ev_loop_create_,
-    ev_loop_destroy_,
-    ev_loop_run_,
-    ev_loop_wakeup_,
-    ev_loop_now_,
-    NULL, /* timer_open, timer_start, timer_stop: unused since ABI 1.2 */
-    NULL,
-    NULL,
-    ev_io_open_,
-    ev_io_start_,
-    ev_io_stop_,
-    ev_handle_close_,
-    NULL, /* signal_open, child_open: unused since ABI 1.2 */
-    NULL,
-    NULL,
-    NULL,
-    NULL,
-    NULL,
-    ev_loop_fork_,
+/* The slots left out (timers, signals, children, completion ops, offload)
+ * stay NULL: the core owns timers, signals and children since ABI 1.2, and
+ * emulates completion ops and offload. */
+static const tasync_backend_t g_table = {
+    .size = sizeof(tasync_backend_t),
+    .abi_version = TASYNC_ABI_VERSION,
+    .name = EV_BACKEND_NAME,
+    .version = g_version,
+    .capabilities = TASYNC_CAP_PRIORITY,
+    .loop_create = ev_loop_create_,
+    .loop_destroy = ev_loop_destroy_,
+    .loop_run = ev_loop_run_,
+    .loop_wakeup = ev_loop_wakeup_,
+    .loop_now = ev_loop_now_,
+    .io_open = ev_io_open_,
+    .io_start = ev_io_start_,
+    .io_stop = ev_io_stop_,
+    .handle_close = ev_handle_close_,
+    .loop_fork = ev_loop_fork_,
 };
 
 /* Runs once when the shared object is loaded. */

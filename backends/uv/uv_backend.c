@@ -236,32 +236,25 @@ static int uv_loop_fork_(tasync_loop_t *loop) {
 
 static char g_version[64];
 
-static tasync_backend_t g_table = {
-    sizeof(tasync_backend_t),
-    TASYNC_ABI_VERSION,
-    UV_BACKEND_NAME,
-    g_version,
-    TASYNC_CAP_HANGUP | TASYNC_CAP_PRIORITY,
-    0,
-    uv_loop_create_,
-    uv_loop_destroy_,
-    uv_loop_run_,
-    uv_loop_wakeup_,
-    uv_loop_now_,
-    NULL, /* timer_open, timer_start, timer_stop: unused since ABI 1.2 */
-    NULL,
-    NULL,
-    uv_io_open_,
-    uv_io_start_,
-    uv_io_stop_,
-    uv_handle_close_,
-    NULL, /* signal_open, child_open: unused since ABI 1.2 */
-    NULL,
-    NULL,
-    NULL,
-    NULL, /* work_submit, work_cancel: unused since ABI 1.3 (libuv's pool aborts */
-    NULL, /* the process when it cannot start a thread; the core's fails a job) */
-    uv_loop_fork_,
+/* The slots left out stay NULL: the core owns timers, signals and children
+ * since ABI 1.2, and runs offloaded work on its own pool since ABI 1.3
+ * (libuv's pool aborts the process when it cannot start a thread). */
+static const tasync_backend_t g_table = {
+    .size = sizeof(tasync_backend_t),
+    .abi_version = TASYNC_ABI_VERSION,
+    .name = UV_BACKEND_NAME,
+    .version = g_version,
+    .capabilities = TASYNC_CAP_HANGUP | TASYNC_CAP_PRIORITY,
+    .loop_create = uv_loop_create_,
+    .loop_destroy = uv_loop_destroy_,
+    .loop_run = uv_loop_run_,
+    .loop_wakeup = uv_loop_wakeup_,
+    .loop_now = uv_loop_now_,
+    .io_open = uv_io_open_,
+    .io_start = uv_io_start_,
+    .io_stop = uv_io_stop_,
+    .handle_close = uv_handle_close_,
+    .loop_fork = uv_loop_fork_,
 };
 
 /* Runs once when the shared object is loaded. */

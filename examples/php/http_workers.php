@@ -10,7 +10,8 @@
 //
 // N defaults to the number of CPUs. It runs in the foreground, as systemd
 // (Type=simple, KillSignal=SIGTERM) and supervisord expect; see docs/php.md.
-// Both roles use Async\signal() (rule C26) to wait for their signals.
+// Both roles wait for their signals with Async\signal() (rule C26), which
+// returns a Future of the next delivery: await it to wait.
 declare(strict_types=1);
 
 use function Async\signal;
@@ -156,7 +157,7 @@ function master(int $port, int $count): int
                 return;
             }
             try {
-                signal(SIGCHLD, Async\timeout(1000));  // or look again in a second
+                Async\await(signal(SIGCHLD, Async\timeout(1000)));  // or look again in a second
             } catch (Async\AwaitCancelledException) {
             }
         }
@@ -176,12 +177,12 @@ function master(int $port, int $count): int
 // Waits for the first of the signals and returns its number.
 function first_signal(array $signals): int
 {
-    $waiters = array_map(static fn (int $signo) => spawn(static fn () => signal($signo)), $signals);
-    $signo = Async\await_any_or_fail($waiters);
-    foreach ($waiters as $waiter) {
-        $waiter->cancel();
+    $futures = array_map(static fn (int $signo) => signal($signo), $signals);
+    $signal = Async\await_any_or_fail($futures);
+    foreach ($futures as $future) {
+        $future->cancel();     // the other waits end
     }
-    return $signo;
+    return $signal instanceof Async\Signal ? $signal->value : $signal;
 }
 
 // This process's command line up to the script (the PHP binary's -d and -n

@@ -90,19 +90,75 @@ function sleep(int $ms): void {}
 function timeout(int $ms): Timeout {}
 
 /**
- * Suspends the calling coroutine until the process receives signal $signo
- * and returns $signo (rule C26). Every coroutine waiting for the signal when
- * it arrives is woken; one that arrives while nobody waits is kept for the
- * next wait. From the first wait on, the signal is the runtime's until the
- * end of the request (it no longer has its default action), and handlers
+ * The signals by name (their numbers as the reference implementation
+ * gives them); signal() also takes a number.
+ */
+enum Signal: int
+{
+    case SIGHUP = 1;
+    case SIGINT = 2;
+    case SIGQUIT = 3;
+    case SIGILL = 4;
+    case SIGABRT = 6;
+    case SIGFPE = 8;
+    case SIGKILL = 9;
+    case SIGUSR1 = 10;
+    case SIGSEGV = 11;
+    case SIGUSR2 = 12;
+    case SIGTERM = 15;
+    case SIGBREAK = 21;
+    case SIGABRT2 = 22;
+    case SIGWINCH = 28;
+}
+
+/**
+ * A Future that completes when the process next receives $signal (rule
+ * C26), with its Signal case (its number when Signal has no case for it):
+ * await it to wait. Every Future waiting for the signal when it arrives
+ * completes; one that arrives while nothing waits is kept for the next
+ * wait. From the first wait on, the signal is the runtime's until the end
+ * of the request (it no longer has its default action), and handlers
  * installed with pcntl_signal(), before or after, still run. Throws
  * ValueError for a number that is not a signal, for SIGKILL and SIGSTOP,
  * for the fault signals (SIGSEGV and SIGBUS are the guard-page handler's,
- * SIGFPE, SIGILL) and the C library's own; AwaitCancelledException when
- * $cancellation completes first; CancellationError when the coroutine is
- * cancelled.
+ * SIGFPE, SIGILL) and the C library's own. The Future fails with
+ * AwaitCancelledException when $cancellation completes first (at once when
+ * it has completed already); cancelling the Future, or dropping the last
+ * reference to it, ends the wait.
  */
-function signal(int $signo, ?Awaitable $cancellation = null): int {}
+function signal(Signal|int $signal, ?Awaitable $cancellation = null): Future {}
+
+/**
+ * Spawns $task(...$args) into the scope $provider provides (null: the
+ * current scope). A SpawnStrategy hears of the coroutine before and after
+ * it is queued (it starts only when the caller suspends, rule C1); when
+ * beforeCoroutineEnqueue() throws, the coroutine never starts.
+ */
+function spawn_with(ScopeProvider $provider, callable $task, mixed ...$args): Coroutine {}
+
+/**
+ * A bounded concurrent foreach: $callback($value, $key) runs for each
+ * element in a coroutine of its own, at most $concurrency at a time (0: no
+ * limit), in a child scope of the current one; the calling coroutine
+ * waits until all have ended. A callback that returns false stops the
+ * iteration (the running ones end); one that throws stops it too, and its
+ * exception is thrown here once the others ended. Coroutines the callbacks
+ * spawned are cancelled at the end when $cancelPending (and awaited
+ * otherwise); after an exception the running callbacks are cancelled too
+ * when $cancelPending.
+ */
+function iterate(iterable $iterable, callable $callback, int $concurrency = 0, bool $cancelPending = true): void {}
+
+/**
+ * Counters of the runtime: coroutines_total (unfinished coroutines, the
+ * main one included), coroutines_active (those that are not zombies),
+ * coroutines_queued, coroutines_suspended, coroutines_zombie,
+ * fiber_stack_size (async.stack_size in bytes), fiber_pool_min
+ * (async.stack_cache).
+ *
+ * @return array<string, int>
+ */
+function runtime_stats(): array {}
 
 /** The running coroutine; in the main flow, the main coroutine (C3). */
 function currentCoroutine(): Coroutine {}
@@ -189,4 +245,15 @@ interface FutureLike extends Awaitable
 interface ScopeProvider
 {
     public function provideScope(): ?Scope;
+}
+
+/**
+ * A ScopeProvider that hears of each coroutine spawn_with() spawns into its
+ * scope: before it is queued (the array it returns is reserved) and after.
+ */
+interface SpawnStrategy extends ScopeProvider
+{
+    public function beforeCoroutineEnqueue(Coroutine $coroutine, Scope $scope): array;
+
+    public function afterCoroutineEnqueue(Coroutine $coroutine, Scope $scope): void;
 }

@@ -57,6 +57,12 @@ final class Scope implements ScopeProvider
     public function asNotSafely(): static {}
 
     /**
+     * Makes the destruction of this object disposeSafely() again (the
+     * default, S8): its coroutines may go on as zombies.
+     */
+    public function allowZombies(): static {}
+
+    /**
      * Waits until no active coroutine is left in the scope and its children
      * (S4); throws the scope's unhandled exception, or at once when it was
      * cancelled.

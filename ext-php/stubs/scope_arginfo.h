@@ -1,5 +1,5 @@
 /* This is a generated file, edit the .stub.php file instead.
- * Stub hash: a1a0737342454f12d21b5b90ae18882d71676926 */
+ * Stub hash: 1900e7d23b4202185a551bf46b7204c3d30fe45a */
 
 ZEND_BEGIN_ARG_INFO_EX(arginfo_class_Async_Scope___construct, 0, 0, 0)
 ZEND_END_ARG_INFO()
@@ -33,6 +33,8 @@ ZEND_END_ARG_INFO()
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Async_Scope_asNotSafely, 0, 0, IS_STATIC, 0)
 ZEND_END_ARG_INFO()
+
+#define arginfo_class_Async_Scope_allowZombies arginfo_class_Async_Scope_asNotSafely
 
 ZEND_BEGIN_ARG_WITH_RETURN_TYPE_INFO_EX(arginfo_class_Async_Scope_awaitCompletion, 0, 1, IS_VOID, 0)
 	ZEND_ARG_OBJ_INFO(0, cancellation, Async\\Awaitable, 0)
@@ -81,6 +83,7 @@ ZEND_METHOD(Async_Scope, dispose);
 ZEND_METHOD(Async_Scope, disposeSafely);
 ZEND_METHOD(Async_Scope, disposeAfterTimeout);
 ZEND_METHOD(Async_Scope, asNotSafely);
+ZEND_METHOD(Async_Scope, allowZombies);
 ZEND_METHOD(Async_Scope, awaitCompletion);
 ZEND_METHOD(Async_Scope, awaitAfterCancellation);
 ZEND_METHOD(Async_Scope, setExceptionHandler);
@@ -106,6 +109,7 @@ static const zend_function_entry class_Async_Scope_methods[] = {
 	ZEND_ME(Async_Scope, disposeSafely, arginfo_class_Async_Scope_disposeSafely, ZEND_ACC_PUBLIC)
 	ZEND_ME(Async_Scope, disposeAfterTimeout, arginfo_class_Async_Scope_disposeAfterTimeout, ZEND_ACC_PUBLIC)
 	ZEND_ME(Async_Scope, asNotSafely, arginfo_class_Async_Scope_asNotSafely, ZEND_ACC_PUBLIC)
+	ZEND_ME(Async_Scope, allowZombies, arginfo_class_Async_Scope_allowZombies, ZEND_ACC_PUBLIC)
 	ZEND_ME(Async_Scope, awaitCompletion, arginfo_class_Async_Scope_awaitCompletion, ZEND_ACC_PUBLIC)
 	ZEND_ME(Async_Scope, awaitAfterCancellation, arginfo_class_Async_Scope_awaitAfterCancellation, ZEND_ACC_PUBLIC)
 	ZEND_ME(Async_Scope, setExceptionHandler, arginfo_class_Async_Scope_setExceptionHandler, ZEND_ACC_PUBLIC)

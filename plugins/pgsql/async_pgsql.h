@@ -4,7 +4,7 @@
  * (api/include/tasync), PHP's installed headers and libpq. README.md says
  * how it works and how to write such an extension. Files:
  *
- *   async_pgsql.c   module entry, ini, the hook table, the runtime checks
+ *   module.c        module entry, ini, the hook table, the runtime checks
  *   layout.c        the layouts of ext/pgsql and pdo_pgsql it relies on,
  *                   pinned to the PHP versions they were checked against,
  *                   and the self-check that disables the plugin on mismatch
@@ -13,7 +13,7 @@
  *                   pool, drain), flushing, PQexec done without blocking
  *   pgsql_connect.c pg_connect, pg_pconnect
  *   pgsql_query.c   pg_query, pg_query_params, pg_prepare, pg_execute
- *   pgsql_async.c   pg_send_*, pg_get_result, and the busy guard of every
+ *   pgsql_send.c    pg_send_*, pg_get_result, and the busy guard of every
  *                   other function that takes a connection
  *   pgsql_copy.c    pg_copy_from, pg_copy_to
  *   pdo.c           PDO pgsql: connect, exec, query, prepare + execute,
@@ -138,7 +138,7 @@ typedef struct apg_pdo_stmt {
 	bool is_prepared;
 } apg_pdo_stmt;
 
-/* -------------------------------------------------------- async_pgsql.c */
+/* ------------------------------------------------------------- module.c */
 
 ZEND_BEGIN_MODULE_GLOBALS(async_pgsql)
 	bool disabled;              /* the self-check failed: every hook passes through */
@@ -326,8 +326,8 @@ void apg_conn_request_shutdown(void);
 
 void apg_pgsql_connect_startup(void);
 void apg_pgsql_query_startup(void);
-void apg_pgsql_async_startup(void);
-void apg_pgsql_async_shutdown(void);
+void apg_pgsql_send_startup(void);
+void apg_pgsql_send_shutdown(void);
 /* Puts apg_conn_closing in front of PgSql\Connection's free_obj. */
 void apg_pgsql_hook_link_free(zend_object *probe);
 void apg_pgsql_copy_startup(void);

@@ -26,7 +26,7 @@ if test "$PHP_ASYNC_PGSQL" != "no"; then
   PHP_SUBST([ASYNC_PGSQL_SHARED_LIBADD])
 
   PHP_NEW_EXTENSION([async_pgsql],
-    [async_pgsql.c conn.c layout.c pgsql_connect.c pgsql_query.c pgsql_async.c pgsql_copy.c pdo.c],
+    [module.c conn.c layout.c pgsql_connect.c pgsql_query.c pgsql_send.c pgsql_copy.c pdo.c],
     [$ext_shared],, [-DZEND_ENABLE_STATIC_TSRMLS_CACHE=1])
   PHP_ADD_EXTENSION_DEP([async_pgsql], [pgsql], [true])
   PHP_ADD_EXTENSION_DEP([async_pgsql], [pdo], [true])

@@ -296,26 +296,16 @@ static apg_status apg_wait(apg_op *op, unsigned events, uint64_t deadline, bool 
 		apg_forget_fd(op);
 		op->fd = fd;
 	}
-	tasync_awaitable_t *timeout = NULL;
-	if (deadline != 0) {
-		uint64_t now = tasync_runtime_now(op->rt);
-		if (now >= deadline) {
-			*timed_out = true;
-			return APG_DONE;
-		}
-		if (tasync_timeout_create(op->rt, deadline - now, &timeout) != 0) {
-			timeout = NULL;
-		}
-	}
+	/* The deadline travels with the wait (ABI 1.3): the runtime answers
+	 * -ETIMEDOUT itself, at once when it has passed already. */
 	unsigned revents = 0;
 	void *err = NULL;
-	int rc = tasync_await_fd(op->rt, fd, events, timeout, &revents, &err);
-	tasync_awaitable_release(timeout);
+	int rc = tasync_await_fd_until(op->rt, fd, events, deadline, NULL, &revents, &err);
 	apg_status st = apg_wait_outcome(op, &rc, err);
 	if (st != APG_DONE) {
 		return st;
 	}
-	if (rc == TASYNC_EAWAIT_CANCELLED) {
+	if (rc == -ETIMEDOUT) {
 		*timed_out = true;
 		return APG_DONE;
 	}

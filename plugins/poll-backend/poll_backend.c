@@ -376,32 +376,25 @@ static void poll_handle_close(tasync_handle_t *h) {
 
 /* =============================================================== table */
 
+/* The slots left out (timers, signals, children, completion ops, offload)
+ * stay NULL: the core owns timers, signals and children since ABI 1.2, and
+ * emulates completion ops and offload with its own thread pool. */
 static const tasync_backend_t g_table = {
-    sizeof(tasync_backend_t),
-    TASYNC_ABI_VERSION,
-    POLL_BACKEND_NAME,
-    POLL_BACKEND_VERSION,
-    TASYNC_CAP_HANGUP | TASYNC_CAP_PRIORITY,
-    0,
-    poll_loop_create,
-    poll_loop_destroy,
-    poll_loop_run,
-    poll_loop_wakeup,
-    poll_loop_now,
-    NULL, /* timer_open, timer_start, timer_stop: unused since ABI 1.2 */
-    NULL,
-    NULL,
-    poll_io_open,
-    poll_io_start,
-    poll_io_stop,
-    poll_handle_close,
-    NULL, /* signal_open, child_open: unused since ABI 1.2 */
-    NULL,
-    NULL, /* op_submit, op_cancel: the core emulates completion ops */
-    NULL,
-    NULL, /* work_submit, work_cancel: the core has a thread pool */
-    NULL,
-    poll_loop_fork,
+    .size = sizeof(tasync_backend_t),
+    .abi_version = TASYNC_ABI_VERSION,
+    .name = POLL_BACKEND_NAME,
+    .version = POLL_BACKEND_VERSION,
+    .capabilities = TASYNC_CAP_HANGUP | TASYNC_CAP_PRIORITY,
+    .loop_create = poll_loop_create,
+    .loop_destroy = poll_loop_destroy,
+    .loop_run = poll_loop_run,
+    .loop_wakeup = poll_loop_wakeup,
+    .loop_now = poll_loop_now,
+    .io_open = poll_io_open,
+    .io_start = poll_io_start,
+    .io_stop = poll_io_stop,
+    .handle_close = poll_handle_close,
+    .loop_fork = poll_loop_fork,
 };
 
 TASYNC_BACKEND_ENTRY_DEFINE {

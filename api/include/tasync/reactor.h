@@ -226,7 +226,8 @@ typedef void (*tasync_timer_cb)(tasync_handle_t *handle, void *data);
 typedef void (*tasync_signal_cb)(tasync_handle_t *handle, void *data, int signum);
 typedef void (*tasync_child_cb)(tasync_handle_t *handle, void *data, int pid, int exit_status, int term_signal);
 
-/* Options for loop_create. Since: ABI 1.0. */
+/* Options for loop_create. Members only grow at the end: a backend reads
+ * one only when size covers it (TASYNC_TABLE_HAS). Since: ABI 1.0. */
 typedef struct tasync_loop_options {
     uint32_t size;        /* sizeof(tasync_loop_options_t) */
     uint32_t flags;       /* reserved, 0 */
@@ -374,8 +375,8 @@ typedef enum tasync_entry_role {
  * refused. Since: ABI 1.0. */
 #define TASYNC_BACKEND_REQUIRED_SIZE (offsetof(tasync_backend_t, child_open) + sizeof(void *))
 
-/* True when a table of the given size has the member (appended later).
- * Since: ABI 1.0. */
+/* True when a table (or an options struct) of the given size has the
+ * member (appended later). Since: ABI 1.0. */
 #define TASYNC_TABLE_HAS(table, type, member) \
     ((size_t)(table)->size >= offsetof(type, member) + sizeof(((type *)0)->member))
 

@@ -68,9 +68,9 @@ typedef struct tasync_runtime_options {
     const char *backend_dir;
     size_t stack_size;          /* coroutine stack size in bytes; 0 = 256 KiB */
     uint32_t stack_cache;       /* free stacks kept for reuse; 0 = 128 */
-    /* The most offload threads when the backend has no pool of its own;
-     * they start on demand and exit after 10 s idle. 0 = 64 (4, all kept,
-     * before ABI 1.2). */
+    /* The most threads of the core's pool for offloaded work (on every
+     * backend since ABI 1.3); they start on demand and exit after 10 s
+     * idle. 0 = 64 (4, all kept, before ABI 1.2). */
     uint32_t thread_pool_size;
     const tasync_host_t *host;  /* NULL: the built-in C host */
     void *host_data;            /* passed to every host callback */
@@ -382,6 +382,16 @@ TASYNC_API int tasync_awaitable_is_completed(const tasync_awaitable_t *aw);
 TASYNC_API int tasync_await(tasync_runtime_t *rt, tasync_awaitable_t *what, tasync_awaitable_t *cancellation,
                             void **out_value, void **out_error);
 
+/*
+ * tasync_await with a deadline of the wait's own (deadline_ns on the
+ * runtime's clock, 0: none): an outcome already there is returned as
+ * tasync_await returns it; otherwise -ETIMEDOUT (no error object, and
+ * what goes on) when the deadline comes before the outcome, at once when
+ * it has passed already. No timeout awaitable is made. Since: ABI 1.3.
+ */
+TASYNC_API int tasync_await_until(tasync_runtime_t *rt, tasync_awaitable_t *what, uint64_t deadline_ns,
+                                  tasync_awaitable_t *cancellation, void **out_value, void **out_error);
+
 /* A single-assignment awaitable completed by the caller: a new reference in
  * *out. rt NULL means the calling thread's. Returns 0, or -EINVAL (no
  * runtime, out NULL). Since: ABI 1.0. */
@@ -428,6 +438,21 @@ TASYNC_API int tasync_delay(tasync_runtime_t *rt, uint64_t timeout_ns, tasync_aw
  */
 TASYNC_API int tasync_await_fd(tasync_runtime_t *rt, int fd, unsigned events, tasync_awaitable_t *cancellation,
                                unsigned *revents, void **out_error);
+
+/*
+ * tasync_await_fd with a deadline that travels with the wait: waits until
+ * fd is ready for events or the runtime's clock (tasync_runtime_now)
+ * reaches deadline_ns, whichever comes first; 0 means no deadline. Returns
+ * as tasync_await_fd does, or -ETIMEDOUT when the deadline came first: an
+ * answer, not an error (*out_error stays NULL). A deadline already reached
+ * returns -ETIMEDOUT at once, without suspending (a pending cancellation
+ * waits for the next suspension). The deadline is an entry of the
+ * runtime's timer heap inside the wait: no timeout awaitable is made and a
+ * wait that ends by readiness allocates nothing. cancellation may be NULL.
+ * Since: ABI 1.3.
+ */
+TASYNC_API int tasync_await_fd_until(tasync_runtime_t *rt, int fd, unsigned events, uint64_t deadline_ns,
+                                     tasync_awaitable_t *cancellation, unsigned *revents, void **out_error);
 
 /*
  * Tells the runtime that fd is about to be closed: coroutines waiting on it
@@ -638,7 +663,9 @@ typedef struct tasync_wait_info {
     uint32_t events;              /* FD */
     int32_t signum;               /* SIGNAL */
     int32_t pid;                  /* CHILD */
-    uint64_t deadline_ns;         /* DELAY, and CHANNEL_* and POOL waits with a timeout: on the runtime's clock */
+    uint64_t deadline_ns;         /* DELAY; CHANNEL_* and POOL waits with a timeout; FD and
+                                   * AWAIT with a deadline of their own (ABI 1.3); else
+                                   * 0: on the runtime's clock */
     uint32_t count;               /* AWAIT: how many objects are awaited */
     uint32_t reserved0;
     struct tasync_channel *channel; /* CHANNEL_*: the channel, borrowed (Since: ABI 1.3) */
@@ -705,13 +732,16 @@ TASYNC_API void tasync_timer_destroy(tasync_timer_t *t);
  * library) calls to make them cooperative (rule C18), in this order:
  *
  *   co = tasync_coroutine_suspendable(rt);        NULL: block as before
- *   rc = tasync_await_fd(rt, fd, ev, deadline, &revents, &err);   or any wait
+ *   rc = tasync_await_fd_until(rt, fd, ev, deadline, NULL, &revents, &err);
+ *                                                 or any wait
  *   rc = tasync_wait_end(rt, rc, err);            after every wait
  *
- * A deadline is a cancellation awaitable from tasync_timeout_create (its
- * expiry returns TASYNC_EAWAIT_CANCELLED); blocking calls that have no
- * non-blocking form run on the thread pool through tasync_offload.
- * plugins/pgsql/README.md is the worked guide.
+ * A deadline is absolute, on the runtime's clock (tasync_runtime_now() plus
+ * the timeout): the wait answers -ETIMEDOUT itself when it passes
+ * (ABI 1.3; before, a timeout awaitable from tasync_timeout_create passed as
+ * the cancellation, whose expiry returned TASYNC_EAWAIT_CANCELLED).
+ * Blocking calls that have no non-blocking form run on the thread pool
+ * through tasync_offload. plugins/pgsql/README.md is the worked guide.
  */
 
 /*

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "tasync/core/runtime.hpp"
+#include "tasync/core/wait_deadline.hpp"
 #include "tasync/core/wait_util.hpp"
 
 using namespace tasync::detail;
@@ -49,6 +50,7 @@ struct AwaitWait : Wait {
     Waiter main_waiter;
     tasync_awaitable *what = nullptr;  // referenced while waiting
     CancelLink cancel;
+    DeadlineLink until;
 };
 
 void await_cleanup(Wait *w) {
@@ -60,6 +62,7 @@ void await_cleanup(Wait *w) {
         if (--p->refs == 0) p->destroy();
     }
     aw->cancel.detach();
+    aw->until.disarm();
 }
 
 // tasync_await_any: one waiter per awaitable; the first to complete wins.
@@ -120,6 +123,46 @@ int check_awaitable(tasync_runtime *rt, tasync_awaitable *what, void **out_error
     if (what->rt != rt) return what->rt == nullptr ? TASYNC_EBAD_STATE : TASYNC_EWRONG_THREAD;
     if (what == rt->current) return self_await(rt, out_error);
     return 0;
+}
+
+// tasync_await and tasync_await_until (deadline 0: none).
+int await_one(tasync_runtime *rt, tasync_awaitable *what, std::uint64_t deadline, tasync_awaitable *cancellation,
+              void **out_value, void **out_error) {
+    if (out_value != nullptr) *out_value = nullptr;
+    if (out_error != nullptr) *out_error = nullptr;
+    rt = running_runtime(rt);
+    if (what == nullptr) return -EINVAL;
+    if (rt == nullptr || rt->current == nullptr) return not_in_coroutine(rt, out_error);
+    if (cancellation != nullptr && cancellation->rt != rt)
+        return cancellation->rt == nullptr ? TASYNC_EBAD_STATE : TASYNC_EWRONG_THREAD;
+    if (int rc = check_awaitable(rt, what, out_error); rc != 0) return rc;
+    if (outcome_ready(what, rt->current)) {
+        if (what->error != nullptr) observe(what);
+        rt->retain_value(what->value);
+        rt->retain_error(what->error);
+        if (out_value != nullptr) *out_value = what->value;
+        else rt->release_value(what->value);
+        if (out_error != nullptr) *out_error = what->error;
+        else rt->release_error(what->error);
+        return what->error != nullptr ? TASYNC_EFAILED : 0;
+    }
+    if (deadline_passed(rt, deadline)) return -ETIMEDOUT;
+    AwaitWait w;
+    w.kind = WaitKind::Await;
+    w.target = what;
+    w.count = 1;
+    w.cleanup = &await_cleanup;
+    if (!w.cancel.attach(&w, cancellation)) return cancelled_at_once(rt, w, out_error);
+    // The awaited object must outlive the wait even if the caller drops it.
+    ++what->refs;
+    w.what = what;
+    w.main_waiter.wait = &w;
+    w.main_waiter.role = 0;
+    w.main_waiter.handles_error = true;
+    what->add_waiter(&w.main_waiter);
+    w.until.arm(rt, &w, deadline);
+    rt->suspend_on(w);  // its cleanup drops the references taken above
+    return finish_wait(rt, w, out_value, out_error);
 }
 
 }  // namespace
@@ -221,39 +264,12 @@ TASYNC_API int tasync_awaitable_is_completed(const tasync_awaitable_t *aw) {
 
 TASYNC_API int tasync_await(tasync_runtime_t *rt, tasync_awaitable_t *what, tasync_awaitable_t *cancellation,
                             void **out_value, void **out_error) {
-    if (out_value != nullptr) *out_value = nullptr;
-    if (out_error != nullptr) *out_error = nullptr;
-    rt = running_runtime(rt);
-    if (what == nullptr) return -EINVAL;
-    if (rt == nullptr || rt->current == nullptr) return not_in_coroutine(rt, out_error);
-    if (cancellation != nullptr && cancellation->rt != rt)
-        return cancellation->rt == nullptr ? TASYNC_EBAD_STATE : TASYNC_EWRONG_THREAD;
-    if (int rc = check_awaitable(rt, what, out_error); rc != 0) return rc;
-    if (outcome_ready(what, rt->current)) {
-        if (what->error != nullptr) observe(what);
-        rt->retain_value(what->value);
-        rt->retain_error(what->error);
-        if (out_value != nullptr) *out_value = what->value;
-        else rt->release_value(what->value);
-        if (out_error != nullptr) *out_error = what->error;
-        else rt->release_error(what->error);
-        return what->error != nullptr ? TASYNC_EFAILED : 0;
-    }
-    AwaitWait w;
-    w.kind = WaitKind::Await;
-    w.target = what;
-    w.count = 1;
-    w.cleanup = &await_cleanup;
-    if (!w.cancel.attach(&w, cancellation)) return cancelled_at_once(rt, w, out_error);
-    // The awaited object must outlive the wait even if the caller drops it.
-    ++what->refs;
-    w.what = what;
-    w.main_waiter.wait = &w;
-    w.main_waiter.role = 0;
-    w.main_waiter.handles_error = true;
-    what->add_waiter(&w.main_waiter);
-    rt->suspend_on(w);  // its cleanup drops the references taken above
-    return finish_wait(rt, w, out_value, out_error);
+    return await_one(rt, what, 0, cancellation, out_value, out_error);
+}
+
+TASYNC_API int tasync_await_until(tasync_runtime_t *rt, tasync_awaitable_t *what, uint64_t deadline_ns,
+                                  tasync_awaitable_t *cancellation, void **out_value, void **out_error) {
+    return await_one(rt, what, deadline_ns, cancellation, out_value, out_error);
 }
 
 TASYNC_API int tasync_await_any(tasync_runtime_t *rt, tasync_awaitable_t *const *what, size_t n,

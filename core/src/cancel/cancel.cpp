@@ -36,7 +36,7 @@ void tasync_runtime::deliver_pending_cancel(Wait &w) {
 }
 
 void tasync_runtime::fill_error(Wait &w) {
-    if (w.code >= 0 || w.error != nullptr) return;
+    if (w.code >= 0 || w.error != nullptr || w.timed_out) return;
     if (w.code == TASYNC_EAWAIT_CANCELLED) {
         w.error = make_error(TASYNC_ERROR_AWAIT_CANCELLED, w.code, "Await was cancelled by its cancellation awaitable");
     } else if (w.code == -ECANCELED) {

@@ -1,11 +1,13 @@
 // Waiting on the reactor: fd readiness (one backend handle per fd, shared by
-// every waiter, G4) and offloaded blocking work. Signals and child exits are
+// every waiter, G4), until a deadline of the wait's own if it has one, and
+// offloaded blocking work. Signals and child exits are
 // in signals.cpp and children.cpp.
 #include <fcntl.h>
 #include <cerrno>
 #include <cstring>
 
 #include "tasync/core/runtime.hpp"
+#include "tasync/core/wait_deadline.hpp"
 #include "tasync/core/wait_util.hpp"
 
 using namespace tasync::detail;
@@ -20,6 +22,41 @@ unsigned union_of(FdWatch *watch) {
     return u;
 }
 
+// A waiter leaves watch's list (woken, timed out, or unregistered): the
+// count of waiters with a deadline follows the list, never a wait that
+// resumes later (its fd may have been forgotten and the watch deleted).
+void waiter_left(tasync_runtime *rt, FdWatch *watch, FdWaiter *f) {
+    if (f->deadline != 0 && --watch->deadline_waiters == 0)
+        rt->timers.set_ref(&watch->deadline_timer, false);
+}
+
+// The fd's deadline entry fired: the waiters whose deadline passed time out
+// (an answer: no error object); the entry moves to the next deadline.
+void deadline_fired(TimerEntry *e) {
+    auto *watch = static_cast<FdWatch *>(e->owner);
+    tasync_runtime *rt = watch->rt;
+    const std::uint64_t now = rt->now();
+    std::uint64_t next = 0;
+    watch->waiters.for_each([&](FdWaiter *f) {
+        if (f->deadline == 0 || f->wait->done) return;
+        if (f->deadline <= now) {
+            watch->waiters.remove(f);
+            waiter_left(rt, watch, f);
+            f->wait->timed_out = true;
+            rt->wake(f->wait, -ETIMEDOUT);
+            return;
+        }
+        if (next == 0 || f->deadline < next) next = f->deadline;
+    });
+    if (next != 0) rt->timers.arm(e, next);
+}
+
+void deadline_join(tasync_runtime *rt, FdWatch *watch, std::uint64_t deadline) {
+    TimerEntry &t = watch->deadline_timer;
+    if (!t.armed() || t.deadline > deadline) rt->timers.arm(&t, deadline);
+    if (watch->deadline_waiters++ == 0) rt->timers.set_ref(&t, true);
+}
+
 void fd_callback(tasync_handle_t *, void *data, int status, unsigned revents) {
     auto *watch = static_cast<FdWatch *>(data);
     tasync_runtime *rt = watch->rt;
@@ -28,6 +65,7 @@ void fd_callback(tasync_handle_t *, void *data, int status, unsigned revents) {
         // operation and see the real error.
         watch->interest = 0;
         while (FdWaiter *f = watch->waiters.pop_front()) {
+            waiter_left(rt, watch, f);
             f->wait->revents = f->events | TASYNC_IO_ERROR;
             rt->wake(f->wait, 0);
         }
@@ -38,6 +76,7 @@ void fd_callback(tasync_handle_t *, void *data, int status, unsigned revents) {
         unsigned m = revents & (f->events | TASYNC_IO_HANGUP | TASYNC_IO_ERROR);
         if (m == 0) return;
         watch->waiters.remove(f);
+        waiter_left(rt, watch, f);
         f->wait->revents = m;
         rt->wake(f->wait, 0);
         woke = true;
@@ -56,7 +95,7 @@ void fd_callback(tasync_handle_t *, void *data, int status, unsigned revents) {
 
 struct FdWait : Wait {
     tasync_runtime *rt = nullptr;
-    FdWatch *watch = nullptr;
+    FdWatch *watch = nullptr;  // touched only while node is in its list
     FdWaiter node;
     CancelLink cancel;
     bool counted = false;
@@ -64,7 +103,10 @@ struct FdWait : Wait {
 
 void fd_cleanup(Wait *w) {
     auto *fw = static_cast<FdWait *>(w);
-    if (fw->watch != nullptr && fw->node.link.linked()) fw->watch->waiters.remove(&fw->node);
+    if (fw->watch != nullptr && fw->node.link.linked()) {
+        fw->watch->waiters.remove(&fw->node);
+        waiter_left(fw->rt, fw->watch, &fw->node);
+    }
     fw->cancel.detach();
     if (fw->counted) {
         --fw->rt->io_waiters;
@@ -148,18 +190,16 @@ void offload_cleanup(Wait *w) {
     }
 }
 
-}  // namespace
-
-extern "C" {
-
-TASYNC_API int tasync_await_fd(tasync_runtime_t *rt, int fd, unsigned events, tasync_awaitable_t *cancellation,
-                               unsigned *revents, void **out_error) {
+// tasync_await_fd and tasync_await_fd_until (deadline 0: none).
+int await_fd(tasync_runtime *rt, int fd, unsigned events, std::uint64_t deadline, tasync_awaitable *cancellation,
+             unsigned *revents, void **out_error) {
     if (revents != nullptr) *revents = 0;
     if (out_error != nullptr) *out_error = nullptr;
     rt = running_runtime(rt);
     if (rt == nullptr || rt->current == nullptr) return not_in_coroutine(rt, out_error);
     events &= TASYNC_IO_READABLE | TASYNC_IO_WRITABLE | TASYNC_IO_PRIORITY;
     if (fd < 0 || events == 0) return system_error(rt, -EINVAL, "cannot wait on the file descriptor", out_error);
+    if (deadline_passed(rt, deadline)) return -ETIMEDOUT;
 
     if (static_cast<std::size_t>(fd) >= rt->fd_watches.size()) rt->fd_watches.resize(fd + 1, nullptr);
     FdWatch *watch = rt->fd_watches[fd];
@@ -167,6 +207,9 @@ TASYNC_API int tasync_await_fd(tasync_runtime_t *rt, int fd, unsigned events, ta
         watch = new FdWatch;
         watch->rt = rt;
         watch->fd = fd;
+        watch->deadline_timer.ref = false;
+        watch->deadline_timer.fire = &deadline_fired;
+        watch->deadline_timer.owner = watch;
         // The fd and its file description are the caller's, shared with
         // whoever else holds them (a child at the other end of a pipe, the
         // shell that gave us STDIN). Readiness needs no O_NONBLOCK, but a
@@ -205,9 +248,27 @@ TASYNC_API int tasync_await_fd(tasync_runtime_t *rt, int fd, unsigned events, ta
     watch->waiters.push_back(&w.node);
     ++rt->io_waiters;
     w.counted = true;
+    if (deadline != 0) {
+        w.deadline = w.node.deadline = deadline;
+        deadline_join(rt, watch, deadline);
+    }
     rt->suspend_on(w);
     if (revents != nullptr && w.code == 0) *revents = w.revents;
     return finish_wait(rt, w, nullptr, out_error);
+}
+
+}  // namespace
+
+extern "C" {
+
+TASYNC_API int tasync_await_fd(tasync_runtime_t *rt, int fd, unsigned events, tasync_awaitable_t *cancellation,
+                               unsigned *revents, void **out_error) {
+    return await_fd(rt, fd, events, 0, cancellation, revents, out_error);
+}
+
+TASYNC_API int tasync_await_fd_until(tasync_runtime_t *rt, int fd, unsigned events, uint64_t deadline_ns,
+                                     tasync_awaitable_t *cancellation, unsigned *revents, void **out_error) {
+    return await_fd(rt, fd, events, deadline_ns, cancellation, revents, out_error);
 }
 
 TASYNC_API void tasync_fd_forget(tasync_runtime_t *rt, int fd) {
@@ -219,9 +280,10 @@ TASYNC_API void tasync_fd_forget(tasync_runtime_t *rt, int fd) {
     if (watch == nullptr) return;
     rt->fd_watches[fd] = nullptr;
     while (FdWaiter *f = watch->waiters.pop_front()) rt->wake(f->wait, -EBADF);
+    rt->timers.disarm(&watch->deadline_timer);
     rt->reactor()->handle_close(watch->handle);
-    // Waits still point at the watch until they resume; they only unlink
-    // their node, which pop_front already did.
+    // Waits still point at the watch until they resume; they touch it only
+    // while their node is in its list, which pop_front emptied.
     delete watch;
 }
 

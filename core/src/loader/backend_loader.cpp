@@ -68,7 +68,7 @@ std::string LoadedBackend::default_dir() {
 }
 
 std::string LoadedBackend::resolve(const char *spec, const std::string &dir) {
-    if (spec == nullptr || *spec == '\0') spec = "uv";
+    if (spec == nullptr || *spec == '\0') spec = kDefaultBackend;
     if (std::strchr(spec, '/') != nullptr) return spec;
     return (dir.empty() ? default_dir() : dir) + "/tasync-backend-" + spec + ".so";
 }
@@ -88,7 +88,7 @@ constexpr Entry kEntries[] = {TASYNC_BACKEND_ENTRIES(TASYNC_ENTRY_)};
 }  // namespace
 
 int LoadedBackend::load(const char *spec, const std::string &dir, std::string *why) {
-    const char *shown = (spec == nullptr || *spec == '\0') ? "uv" : spec;
+    const char *shown = (spec == nullptr || *spec == '\0') ? kDefaultBackend : spec;
     path_ = resolve(spec, dir);
     const std::string who = "backend '" + std::string(shown) + "' (" + path_ + ")";
 

@@ -506,17 +506,41 @@ void tasync_runtime::release_undelivered(tasync_scope *s, bool move_up) {
     }
 }
 
+// Whether an error of a coroutine of s meets an exception handler before
+// anything else (S10's first steps): s's own handler, or its parent's
+// child-scope handler.
+static bool has_exception_handler(const tasync_scope *s) {
+    if (s == nullptr || s->is_global || s->rt == nullptr) return false;
+    if (s->exception_handler.fn != nullptr) return true;
+    return s->parent != nullptr && s->parent->child_handler.fn != nullptr;
+}
+
 // Runs on the finishing coroutine's stack, after its entry returned (or
 // from tasync_coroutine_route_error, while the host's frames still exist).
 void tasync_runtime::before_finish(Coroutine *co) {
     void *e = co->error;
     if (e == nullptr || co->error_routed || co->group_task != nullptr || is_cancellation(e)) return;
     co->error_routed = true;
+    // Observed before it failed (tasync_awaitable_observe): somebody answers
+    // for it already, whether or not a handle is alive (S10).
+    if (co->observed) return;
     bool may_observe = false;
     for (Waiter *w = co->waiters.front(); w != nullptr; w = co->waiters.next(w)) {
         if (!w->handles_error) continue;
         if (w->wait != nullptr && w->notify == nullptr) return;  // an awaiter receives it (C4)
         may_observe = true;  // tasync_await_any: observed only if it returns this one
+    }
+    tasync_scope *es = error_scope(co);
+    if (co->handles > 0 && !may_observe && has_exception_handler(es)) {
+        // A supervisor hears of the failure when it happens (S10): the
+        // handler of the coroutine's scope (or the parent's child-scope
+        // handler) takes it now, while the outcome stays on the coroutine
+        // for a later awaiter; the error does not escalate again when the
+        // last handle goes.
+        co->observed = true;
+        co->finishing = true;
+        propagate_error(co, es, e);
+        return;
     }
     if (co->handles == 0 && !may_observe) {
         // Nobody can ever await it: S10 at once, the coroutine still running.

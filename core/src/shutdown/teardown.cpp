@@ -107,6 +107,7 @@ tasync_runtime::~tasync_runtime() {
     reactor();
     for (FdWatch *w : fd_watches) {
         if (w == nullptr) continue;
+        timers.disarm(&w->deadline_timer);
         ops->handle_close(w->handle);
         delete w;
     }

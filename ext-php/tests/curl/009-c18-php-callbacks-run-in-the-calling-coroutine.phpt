@@ -66,7 +66,7 @@ try {
     $ms = (hrtime(true) - $start) / 1e6;
     echo "exception: ", $e->getMessage(), ", ended at once: ", $ms < 450 * services_time_scale() ? "yes" : "no ($ms ms)", "\n";
 }
-echo "curl_errno: ", curl_errno($ch) === CURLE_ABORTED_BY_CALLBACK ? "CURLE_ABORTED_BY_CALLBACK" : curl_errno($ch), "\n";
+echo "curl_errno: ", curl_errno($ch) === CURLE_WRITE_ERROR ? "CURLE_WRITE_ERROR" : curl_errno($ch), "\n";
 curl_setopt($ch, CURLOPT_WRITEFUNCTION, null);
 curl_setopt($ch, CURLOPT_RETURNTRANSFER, true);
 curl_setopt($ch, CURLOPT_URL, services_url('http', '/hello'));
@@ -77,6 +77,6 @@ A (PROGRESSFUNCTION): true, body '0 1 2 ', write: caller, header: caller, progre
 B (XFERINFOFUNCTION): true, body '0 1 2 ', write: caller, header: caller, progress: caller
 writes interleaved: yes
 exception: stop here, ended at once: yes
-curl_errno: CURLE_ABORTED_BY_CALLBACK
+curl_errno: CURLE_WRITE_ERROR
 reused: 'hello
 '

@@ -40,4 +40,4 @@ array(1) {
 }
 bool(true)
 bool(false)
-Call to private Async\Future::__construct() from global scope
+Async\Future::__construct() expects exactly 1 argument, 0 given

@@ -20,6 +20,6 @@ var_dump($failing->getException() === $thrown);
 bool(true)
 bool(true)
 bool(true)
-bool(true)
-bool(true)
 bool(false)
+bool(true)
+bool(true)

@@ -6,7 +6,7 @@ pcntl
 --FILE--
 <?php
 function round_trip(int $signo): void {
-    $waiter = Async\spawn(fn () => Async\signal($signo));
+    $waiter = Async\spawn(fn () => Async\await(Async\signal($signo))->value);
     Async\spawn(function () use ($signo) { Async\delay(5); posix_kill(getmypid(), $signo); });
     echo "Async\\signal: ", Async\await($waiter), "\n";
     pcntl_signal_dispatch();

@@ -30,7 +30,7 @@ $acceptor = Async\spawn(function () use ($server, $requests) {
 });
 
 $drain = Async\spawn(function () use ($acceptor, $requests, $server) {
-    $signo = Async\signal(SIGTERM);
+    $signo = Async\await(Async\signal(SIGTERM))->value;
     echo "drain: got signal $signo, no new connections\n";
     $acceptor->cancel();
     $requests->awaitCompletion(Async\timeout(10000));

@@ -10,6 +10,11 @@
 
 namespace tasync::detail {
 
+// The backend a runtime loads when its options name none, and the one the
+// fallback (TASYNC_RUNTIME_FALLBACK_DEFAULT) loads instead of a backend
+// that cannot be used: the one place that names it.
+inline constexpr const char *kDefaultBackend = "uv";
+
 class LoadedBackend {
 public:
     LoadedBackend() = default;

@@ -82,6 +82,9 @@ struct Wait {
     // races their completion (nothing lost); the cancellation then waits for
     // the next suspension point.
     bool keeps_result = false;
+    // Woken by the wait's own deadline (wait_deadline.hpp): -ETIMEDOUT is an
+    // answer, and no error object is made for it.
+    bool timed_out = false;
     // Introspection.
     tasync_awaitable *target = nullptr;
     tasync_scope *scope = nullptr;
