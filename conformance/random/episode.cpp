@@ -733,7 +733,8 @@ void Episode::check_scope(ScopeRec *s) {
         for (size_t i = 0; i < kn && i < 64; ++i) listed = listed || kids[i] == k->core;
         if (listed) continue;
         RANDOM_CHECK(*this, !(k->owned || k->observed || k->all > 0),
-                     "S13: " << n << " does not list its live child " << name(k));
+                     "S13: " << n << " does not list its live child " << name(k) << " (owned " << k->owned
+                                << ", observed " << k->observed << ", " << k->all << " coroutines)");
         k->dead = true;  // its last reference went
     }
 }

@@ -219,6 +219,12 @@ struct CoRec {
     // core has let go of its scope (C11: a finally callback registered
     // then is charged to nobody).
     bool hold_ended = false;
+    // A handler heard of its error on its own stack before the core
+    // completed it (S10: a supervisor hears at once while a handle is
+    // alive; nobody could await it): the error is not held, the core lets
+    // go of its scope when it completes (C11: a finally callback
+    // registered then is charged to nobody).
+    bool heard_at_once = false;
     bool must_fail = false;  // FailToGlobal: its SetError step always runs
     bool spawn_failed = false;  // the spawn was refused: no coroutine ever existed
     bool outcome_known = false;

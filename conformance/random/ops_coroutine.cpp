@@ -603,7 +603,7 @@ std::string op_coroutine_finally(Episode &ep, CoRec *self) {
     // is learned from the counts of the nearest scope the tester can query.
     // Without such a scope (the global scope counts the callback as its
     // member either way), the charge is taken to follow a held error that
-    // is still held.
+    // is still held (not one a handler heard of before the completion).
     ScopeRec *probe = nullptr;
     if (t->state == CoState::Done && t->scope != nullptr && !t->zombie) {
         for (ScopeRec *p = t->scope; p != nullptr && !p->is_global; p = p->parent) {
@@ -619,7 +619,7 @@ std::string op_coroutine_finally(Episode &ep, CoRec *self) {
     if (t->state == CoState::Done) {
         bool charged = t->scope != nullptr && !t->zombie && t->outcome_failed && t->error != nullptr &&
                        t->error->kind != TASYNC_ERROR_CANCELLATION && errors_flow(t) &&
-                       !(t->hold_ended && t->handlers == 0);
+                       !(t->hold_ended && t->handlers == 0) && !t->heard_at_once;
         if (probe != nullptr) charged = tasync_scope_active_count(probe->core) > probe_before;
         ep.spawn_finally(f, charged ? t->scope : nullptr);
         if (!t->settled) {

@@ -65,6 +65,9 @@ int handler_cb(void *data, tasync_scope_t *scope, tasync_coroutine_t *co, void *
                                                                                     << ep.name(origin));
         }
     }
+    if (origin != nullptr && runner == origin && origin->core != nullptr &&
+        !(tasync_coroutine_flags(origin->core) & TASYNC_CO_COMPLETED))
+        origin->heard_at_once = true;
     if (runner != nullptr) ++runner->handlers;
     int rc = 0;
     // A handler suspends only on the failing coroutine's own stack: one

@@ -55,6 +55,7 @@
 #include <string>
 
 #include "episode.hpp"
+#include "found.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/lsan_interface.h>
@@ -155,7 +156,7 @@ tasync_random::EpisodeResult run_episode(std::uint64_t seed, bool check) {
            << " of the second; compare the two runs' --verbose traces)";
     }
     os << "\n   replay: TASYNC_TEST_BACKEND=" << g_opts.backend << " TASYNC_BACKEND_DIR=" << g_opts.backend_dir << " "
-       << g_opts.program << " --episode-seed=" << seed << " --replay-check\n";
+       << g_opts.program << " --episode-seed=" << seed << " --episode-ops=" << r.budget << " --replay-check\n";
     std::fputs(os.str().c_str(), stderr);
     r.ok = false;
     r.report = os.str();
@@ -212,6 +213,21 @@ TEST(Random, OperationsKeepTheModelsInvariants) {
                     g_opts.backend.c_str(), g_opts.backend_dir.c_str(), g_opts.program.c_str(),
                     static_cast<unsigned long long>(g_opts.ops), static_cast<unsigned long long>(g_opts.seed));
     }
+}
+
+// The episodes that once failed (found.hpp), each run twice on this
+// backend: it passes, and its second run is the first one's replay.
+TEST(Random, FoundEpisodesStayFixed) {
+    using namespace tasync_random;
+    if (g_one_episode) GTEST_SKIP() << "one episode asked for";
+    const Options saved = g_opts;
+    for (const FoundEpisode &f : kFoundEpisodes) {
+        g_opts.episode_ops = f.ops;
+        EpisodeResult r = run_episode(f.seed, true);
+        EXPECT_TRUE(r.ok) << "episode seed " << f.seed << ", which once failed with '" << f.what << "', fails:\n"
+                          << r.report;
+    }
+    g_opts = saved;
 }
 
 namespace {

@@ -1,0 +1,31 @@
+// Episodes the randomized tester once failed, run again on every backend
+// in every run (Random.FoundEpisodesStayFixed): each replays exactly (the
+// virtual clock, clock.hpp), so an episode that found a defect keeps
+// exercising what it found as long as the tester draws the same
+// operations from its seed. A change to how programs are drawn may send a
+// seed elsewhere; the entry then tests less, never wrongly. Each fix's
+// commit says which defect its seed found.
+#pragma once
+
+#include <cstdint>
+
+namespace tasync_random {
+
+struct FoundEpisode {
+    std::uint64_t seed;
+    std::uint64_t ops;  // the episode's operations (0: the ones its seed draws)
+    const char *what;   // the failure, as it was reported
+};
+
+inline constexpr FoundEpisode kFoundEpisodes[] = {
+    {12080874547727986822ull, 1270, "S9: c71 should not be a zombie (model: a disposed child scope's coroutines)"},
+    {15427780550820283043ull, 479, "C7: f34 has a cancellation the tester never asked for (model: a shutdown sweep)"},
+    {3114759134609549456ull, 502, "C7: a cancellation the tester never asked for (model: a shutdown sweep)"},
+    {12036628114567942931ull, 0, "livelock: a pipe's feeder timer kept firing (tester: writers got no room)"},
+    {11791262175595323756ull, 975, "S13: global does not list its live child s53 (model: a held error's hold ended)"},
+    {16823076996985259357ull, 658,
+     "S13: global does not list its live child s175 (model: a handler heard of the error before the completion)"},
+    {2331854373111288548ull, 245, "CRASH: double free (core: a race() released after its group let the group go)"},
+};
+
+}  // namespace tasync_random
