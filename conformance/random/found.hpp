@@ -25,6 +25,9 @@ inline constexpr FoundEpisode kFoundEpisodes[] = {
     {11791262175595323756ull, 975, "S13: global does not list its live child s53 (model: a held error's hold ended)"},
     {16823076996985259357ull, 658,
      "S13: global does not list its live child s175 (model: a handler heard of the error before the completion)"},
+    // issue 21's 't257 is queued, flags 0' (random-uv, wall clock): the same
+    // failure here without 0dce15c's fix to group.cpp's fill_slots
+    {3334338027551294352ull, 2062, "t399 is queued, flags 0 (core: a held task cancelled before it started took a slot)"},
     {2331854373111288548ull, 245, "CRASH: double free (core: a race() released after its group let the group go)"},
 };
 
