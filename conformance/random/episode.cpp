@@ -118,7 +118,7 @@ CoRec *Episode::current() {
 
 void Episode::trace(const std::string &line) {
     if (opts.verbose) std::fprintf(stderr, "%s\n", line.c_str());
-    if (opts.replay_check) {
+    if (opts.replay_check || opts.fingerprints) {
         std::uint64_t h = 0xcbf29ce484222325ull ^ the_clock().now();  // FNV-1a
         for (unsigned char ch : line) h = (h ^ ch) * 0x100000001b3ull;
         fingerprint_.push_back(h);

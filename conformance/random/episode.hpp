@@ -32,6 +32,7 @@ struct Options {
     bool verbose = false;           // print the trace, the model's steps included, as it goes
     bool trace_all = false;         // keep the whole trace, the model's steps included, for the report
     unsigned replay_check = 0;      // run every this many-th episode twice and compare the runs (0: none)
+    bool fingerprints = false;      // keep the per-line hashes even without replay_check (--fingerprints)
     unsigned wall_cap_s = 60;       // an episode running longer is a hang
     std::string backend;
     std::string program = "build/conformance/random/tasync-random";  // for the replay command

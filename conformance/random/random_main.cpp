@@ -38,6 +38,10 @@
 //                      operation, outcome or virtual time
 //                      (TASYNC_RANDOM_REPLAY_CHECK=N)
 //   --wall-cap=S       an episode running longer than S seconds is a hang (60)
+//   --fingerprints     print one line per episode: its seed, operations and
+//                      a hash of its whole trace with the virtual times (two
+//                      processes running the same --seed print the same
+//                      lines: diff them)
 //   --verbose          print the trace, with the model's steps, as it goes
 //   --trace            report the whole trace, with the model's steps, on a
 //                      failure only (timing stays closer to a plain run's)
@@ -67,6 +71,7 @@ namespace {
 tasync_random::Options g_opts;
 std::uint64_t g_episode_seed = 0;
 bool g_one_episode = false;
+bool g_fingerprints = false;
 
 std::uint64_t parse_u64(const char *s) { return std::strtoull(s, nullptr, 0); }
 
@@ -101,6 +106,7 @@ void parse(int argc, char **argv) {
         else if (a == "--replay-check") g_opts.replay_check = 1;
         else if (const char *v6 = value("--replay-check=")) g_opts.replay_check = static_cast<unsigned>(parse_u64(v6));
         else if (a == "--verbose") g_opts.verbose = true;
+        else if (a == "--fingerprints") g_fingerprints = g_opts.fingerprints = true;
         else if (a == "--trace") g_opts.trace_all = true;
         else {
             std::fprintf(stderr, "tasync-random: unknown option %s\n", argv[i]);
@@ -192,6 +198,14 @@ TEST(Random, OperationsKeepTheModelsInvariants) {
             ++episodes;
             if (g_opts.verbose) std::printf("episode %llu seed %llu: %llu ops\n", static_cast<unsigned long long>(i),
                                             static_cast<unsigned long long>(s), static_cast<unsigned long long>(r.ops));
+            if (g_fingerprints) {
+                std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the per-line hashes
+                for (std::uint64_t f : r.fingerprint) h = (h ^ f) * 1099511628211ull;
+                std::printf("episode %llu seed %llu: %llu ops, %zu trace lines, fingerprint %016llx\n",
+                            static_cast<unsigned long long>(i), static_cast<unsigned long long>(s),
+                            static_cast<unsigned long long>(r.ops), r.fingerprint.size(),
+                            static_cast<unsigned long long>(h));
+            }
             if (!r.ok) {
                 ++failures;
                 ADD_FAILURE() << r.report;
