@@ -45,7 +45,9 @@
 //   --verbose          print the trace, with the model's steps, as it goes
 //   --trace            report the whole trace, with the model's steps, on a
 //                      failure only (timing stays closer to a plain run's)
-// The backend is $TASYNC_TEST_BACKEND (uv, uring, ev; default uv).
+// The backend is $TASYNC_TEST_BACKEND (uv, uring, ev; default uv). Besides
+// the run, Random.FoundEpisodesStayFixed runs every episode that once
+// failed (found.hpp), each twice: add a failure's episode there with its fix.
 #include <gtest/gtest.h>
 
 #include <signal.h>
