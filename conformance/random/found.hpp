@@ -29,6 +29,11 @@ inline constexpr FoundEpisode kFoundEpisodes[] = {
     // failure here without 0dce15c's fix to group.cpp's fill_slots
     {3334338027551294352ull, 2062, "t399 is queued, flags 0 (core: a held task cancelled before it started took a slot)"},
     {2331854373111288548ull, 245, "CRASH: double free (core: a race() released after its group let the group go)"},
+    {982355007640320080ull, 1446,
+     "C7: delay of c224 ended with a cancellation error other than its own (model: a dispose let an error move up)"},
+    {6733536843472512810ull, 2571,
+     "S4: await_completion of the cancelled s35 gave an error that is neither its failure nor its cancellation "
+     "(model: a shutdown sweep reached a coroutine before its scope's dispose timer)"},
 };
 
 }  // namespace tasync_random

@@ -304,8 +304,11 @@ void Episode::cancel_scope(ScopeRec *s, ErrSlot *err, bool explicit_call, bool l
     for (ScopeRec *k : kids) {
         if (!k->dead) cancel_scope(k, learned ? learned_slot() : err, false, learned);
     }
+    // Learned, the cancellation may have come in the same step as another
+    // that reached some of its coroutines first (a shutdown sweep before a
+    // dispose timer, say): each coroutine's error is learned on its own.
     std::vector<CoRec *> members = s->coroutines;
-    for (CoRec *c : members) cancel_co(c, err);
+    for (CoRec *c : members) cancel_co(c, learned ? learned_slot() : err);
     if (s->all == 0) complete_scope(s);
 }
 
@@ -356,7 +359,20 @@ void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns,
     const bool readable = scope_readable(s);
     if (error_may_flow() && readable) {
         const uint32_t f = tasync_scope_flags(s->core);
-        if ((f & TASYNC_SCOPE_FAILED) && !(f & TASYNC_SCOPE_DISPOSED)) learn_shutdown_phase(std::vector<CoRec *>(unfinished));
+        if ((f & TASYNC_SCOPE_FAILED) && !(f & TASYNC_SCOPE_DISPOSED)) {
+            // On its way up the error cancelled every scope it went through
+            // (no handler there) before it reached the global scope: those
+            // cancellations, not the sweep, reached their coroutines first.
+            ScopeRec *top = nullptr;
+            for (ScopeRec *p = s->parent; p != nullptr && !p->is_global; p = p->parent) {
+                if (p->queryable() && !p->cancelled && (tasync_scope_flags(p->core) & TASYNC_SCOPE_CANCELLED)) top = p;
+            }
+            if (top != nullptr) {
+                if (tracing()) trace("   model: " + name(top) + " cancelled by an error a dispose let move up");
+                cancel_scope(top, learned_slot(), false, true);
+            }
+            learn_shutdown_phase(std::vector<CoRec *>(unfinished));
+        }
     }
     // A scope an error moving up during this very dispose cancelled after
     // the dispose marked it (S10 inside S7) is disposed all the same: the

@@ -359,7 +359,8 @@ std::string op_scope_await(Episode &ep, CoRec *self, bool after_cancel) {
             RANDOM_CHECK(ep, rc == TASYNC_EFAILED && s->cancelled, "S4: await_completion of " << n << " returned " << rc);
             RANDOM_CHECK(ep, ep.error_matches(s->cancel_error, err) ||
                                  (ep.host.is_error(err) && flowing_error(ep, static_cast<Error *>(err))),
-                         "S4: await_completion of the cancelled " << n << " gave an error that is neither its failure nor its cancellation");
+                         "S4: await_completion of the cancelled " << n << " gave an error that is neither its failure nor its cancellation: "
+                                 << ep.describe(err) << ", the model expects " << ep.describe(s->cancel_error));
         }
     }
     s->awaited = true;
