@@ -34,6 +34,9 @@ inline constexpr FoundEpisode kFoundEpisodes[] = {
     {6733536843472512810ull, 2571,
      "S4: await_completion of the cancelled s35 gave an error that is neither its failure nor its cancellation "
      "(model: a shutdown sweep reached a coroutine before its scope's dispose timer)"},
+    {550795779968874776ull, 1986,
+     "C4: c431's outcome is another error (uring; model: as 982355007640320080, a scope cancelled by an error on its "
+     "way up before the shutdown)"},
 };
 
 }  // namespace tasync_random
