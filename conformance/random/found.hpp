@@ -37,6 +37,9 @@ inline constexpr FoundEpisode kFoundEpisodes[] = {
     {550795779968874776ull, 1986,
      "C4: c431's outcome is another error (uring; model: as 982355007640320080, a scope cancelled by an error on its "
      "way up before the shutdown)"},
+    {2015043691478778566ull, 1345,
+     "C7: an fd wait of c44 ended with a cancellation error other than its own (uring; model: a scope cancelled by "
+     "an error on its way up before the shutdown)"},
 };
 
 }  // namespace tasync_random
