@@ -40,6 +40,12 @@ inline constexpr FoundEpisode kFoundEpisodes[] = {
     {2015043691478778566ull, 1345,
      "C7: an fd wait of c44 ended with a cancellation error other than its own (uring; model: a scope cancelled by "
      "an error on its way up before the shutdown)"},
+    {16344693767897891246ull, 2624,
+     "C7: await_many of t35 ended with a cancellation error other than its own (ev; model: a scope cancelled by an "
+     "error on its way up before the shutdown)"},
+    {10641809388050916659ull, 845,
+     "S4: await_completion of the cancelled gs139 gave an error that is neither its failure nor its cancellation "
+     "(ev; model: as 6733536843472512810)"},
 };
 
 }  // namespace tasync_random
