@@ -13,6 +13,7 @@
 #include <random>
 #include <vector>
 
+#include "bench_runtime.hpp"
 #include "ratio.hpp"
 
 namespace {
@@ -87,8 +88,7 @@ void BM_PingPongRuntime(benchmark::State &state) {
     tasync_runtime_options_t o{};
     o.size = sizeof(o);
     o.backend = std::getenv("TASYNC_BENCH_BACKEND");
-    tasync_runtime_t *rt = nullptr;
-    if (tasync_runtime_create(&o, &rt) != 0) std::abort();
+    tasync_runtime_t *rt = tasync_bench::create_runtime(o);
     RtPingPong pp;
     pp.rt = rt;
     for (auto _ : state) {
@@ -180,8 +180,7 @@ void BM_TimerChurnRuntime(benchmark::State &state) {
     tasync_runtime_options_t o{};
     o.size = sizeof(o);
     o.backend = std::getenv("TASYNC_BENCH_BACKEND");
-    tasync_runtime_t *rt = nullptr;
-    if (tasync_runtime_create(&o, &rt) != 0) std::abort();
+    tasync_runtime_t *rt = tasync_bench::create_runtime(o);
     std::vector<tasync_timer_t *> timers(kLiveTimers);
     auto timeouts = churn_timeouts();
     std::vector<uint64_t> ns(kRearms);

@@ -11,6 +11,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <vector>
@@ -85,6 +86,16 @@ inline int run_with_ratios(int argc, char **argv, std::vector<Comparison> cmp, B
     benchmark::RunSpecifiedBenchmarks(&reporter);
     benchmark::Shutdown();
     return 0;
+}
+
+// TASYNC_BENCH_ITERATIONS=N in the environment runs every benchmark that
+// applies this for exactly N iterations (BENCHMARK(f)->Apply(fixed_iterations)):
+// two runs under valgrind with different N give instructions (callgrind) or
+// simulated cache misses (cachegrind) per operation, figures that the
+// machine's load does not change (benchmarks/instructions.sh).
+inline void fixed_iterations(benchmark::internal::Benchmark *b) {
+    if (const char *n = std::getenv("TASYNC_BENCH_ITERATIONS"); n != nullptr && std::atoll(n) > 0)
+        b->Iterations(std::atoll(n));
 }
 
 // Declares how many operations one iteration performs; the reporter derives

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "bench_runtime.hpp"
 #include "ratio.hpp"
 
 namespace ctx = boost::context::detail;
@@ -55,7 +56,7 @@ void BM_RawSwitch(benchmark::State &state) {
     tasync_bench::report_ops(state, 2);
     unmap_stack(s);
 }
-BENCHMARK(BM_RawSwitch);
+BENCHMARK(BM_RawSwitch)->Apply(tasync_bench::fixed_iterations);
 
 // ------------------------------------- bare round robin (baseline, issue ~15 ns)
 
@@ -99,7 +100,7 @@ void BM_RoundRobinBare(benchmark::State &state) {
     tasync_bench::report_ops(state, double(kCoroutines) * kSuspends);
     for (auto &s : stacks) unmap_stack(s);
 }
-BENCHMARK(BM_RoundRobinBare)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RoundRobinBare)->Unit(benchmark::kMillisecond)->Apply(tasync_bench::fixed_iterations);
 
 // The same round robin written with boost::context::fiber (the public API).
 void BM_RoundRobinBoostFiber(benchmark::State &state) {
@@ -131,7 +132,7 @@ void BM_RoundRobinBoostFiber(benchmark::State &state) {
     }
     tasync_bench::report_ops(state, double(kCoroutines) * kSuspends);
 }
-BENCHMARK(BM_RoundRobinBoostFiber)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RoundRobinBoostFiber)->Unit(benchmark::kMillisecond)->Apply(tasync_bench::fixed_iterations);
 
 // ------------------------------------------------- the same through the runtime
 
@@ -140,8 +141,7 @@ tasync_runtime_t *make_runtime() {
     o.size = sizeof(o);
     o.stack_size = kStack;
     o.stack_cache = 2048;
-    tasync_runtime_t *rt = nullptr;
-    if (tasync_runtime_create(&o, &rt) != 0) std::abort();
+    tasync_runtime_t *rt = tasync_bench::create_runtime(o);
     return rt;
 }
 
@@ -163,7 +163,7 @@ void BM_RoundRobinRuntime(benchmark::State &state) {
     tasync_bench::report_ops(state, double(kCoroutines) * kSuspends);
     tasync_runtime_destroy(rt);
 }
-BENCHMARK(BM_RoundRobinRuntime)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RoundRobinRuntime)->Unit(benchmark::kMillisecond)->Apply(tasync_bench::fixed_iterations);
 
 // ------------------------- create + run + destroy on a pooled stack (baseline)
 
@@ -182,7 +182,7 @@ void BM_SpawnRawPooled(benchmark::State &state) {
     tasync_bench::report_ops(state, 1);
     for (auto &s : pool) unmap_stack(s);
 }
-BENCHMARK(BM_SpawnRawPooled);
+BENCHMARK(BM_SpawnRawPooled)->Apply(tasync_bench::fixed_iterations);
 
 // The same through Boost.Context's public API: boost::context::fiber with
 // a pooled guard-paged stack allocator (the fiber keeps its control record
@@ -220,7 +220,7 @@ void BM_SpawnBoostFiberPooled(benchmark::State &state) {
     tasync_bench::report_ops(state, 1);
     for (auto &sc : pool.free) munmap(static_cast<char *>(sc.sp) - kStack - kPage, kStack + kPage);
 }
-BENCHMARK(BM_SpawnBoostFiberPooled);
+BENCHMARK(BM_SpawnBoostFiberPooled)->Apply(tasync_bench::fixed_iterations);
 
 // The same with a fresh mmap per coroutine, to show what pooling saves.
 void BM_SpawnRawMmap(benchmark::State &state) {
@@ -232,7 +232,7 @@ void BM_SpawnRawMmap(benchmark::State &state) {
     }
     tasync_bench::report_ops(state, 1);
 }
-BENCHMARK(BM_SpawnRawMmap);
+BENCHMARK(BM_SpawnRawMmap)->Apply(tasync_bench::fixed_iterations);
 
 // spawn + run + finish through the runtime: spawn one empty coroutine and
 // yield to it; it runs, finishes and control comes back.
@@ -249,7 +249,7 @@ void BM_SpawnRuntime(benchmark::State &state) {
     tasync_runtime_run(rt);
     tasync_runtime_destroy(rt);
 }
-BENCHMARK(BM_SpawnRuntime);
+BENCHMARK(BM_SpawnRuntime)->Apply(tasync_bench::fixed_iterations);
 
 // Spawning in batches, the way a server spawns per connection.
 void BM_SpawnRuntimeBatch1000(benchmark::State &state) {
@@ -264,7 +264,7 @@ void BM_SpawnRuntimeBatch1000(benchmark::State &state) {
     tasync_bench::report_ops(state, 1000);
     tasync_runtime_destroy(rt);
 }
-BENCHMARK(BM_SpawnRuntimeBatch1000);
+BENCHMARK(BM_SpawnRuntimeBatch1000)->Apply(tasync_bench::fixed_iterations);
 
 }  // namespace
 

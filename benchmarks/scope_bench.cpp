@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "bench_runtime.hpp"
 #include "ratio.hpp"
 
 namespace {
@@ -20,8 +21,7 @@ tasync_runtime_t *make_runtime() {
     o.size = sizeof(o);
     o.stack_size = 64 * 1024;
     o.stack_cache = kCount;  // steady state: no mapping inside the timed part
-    tasync_runtime_t *rt = nullptr;
-    if (tasync_runtime_create(&o, &rt) != 0) std::abort();
+    tasync_runtime_t *rt = tasync_bench::create_runtime(o);
     return rt;
 }
 

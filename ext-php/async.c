@@ -38,9 +38,10 @@
 #include "io/families.h"
 #include "io/filesystems.h"
 #include "io/hooks.h"
+#include "io/pdo_pool.h"
 #include "io/wait.h"
 #include "runtime/exit_hook.h"
-#include "runtime/fiber_guard.h"
+#include "runtime/fibers.h"
 #include "runtime/host.h"
 #include "runtime/request.h"
 #include "runtime/runtime.h"
@@ -107,6 +108,13 @@ static ZEND_INI_MH(OnUpdateFileOffload)
  * work (DNS, files, flock) on at once, on every backend. Threads start on
  * demand and exit after 10 s idle; 0 is the core's default (64). Read when
  * the runtime is created. */
+/* Test only: simulates a PDO layout the pool's self-check refuses. */
+static ZEND_INI_MH(OnUpdatePdoPoolLayoutFault)
+{
+	async_pdo_pool_layout_fault = ZEND_STRTOL(ZSTR_VAL(new_value), NULL, 10);
+	return SUCCESS;
+}
+
 static ZEND_INI_MH(OnUpdateThreadPoolSize)
 {
 	zend_long n = ZEND_STRTOL(ZSTR_VAL(new_value), NULL, 10);
@@ -115,6 +123,27 @@ static ZEND_INI_MH(OnUpdateThreadPoolSize)
 		return FAILURE;
 	}
 	ASYNC_G(thread_pool_size) = n;
+	return SUCCESS;
+}
+
+/* async.fiber_observers: whether coroutine switches are told to the
+ * fiber-switch observers of zend_observer.h (debuggers, profilers; rule
+ * C13, runtime/fibers.c) from the runtime's start: "auto" (when a Zend
+ * extension other than OPcache, or an extension known to observe fibers, is
+ * loaded) or "1". There is no "0": an observer that tracks stacks (Xdebug)
+ * must hear of every coroutine from its start once any switch is told, and
+ * a request's first Fiber makes every switch told. Decided once per
+ * process, at its first runtime. */
+static ZEND_INI_MH(OnUpdateFiberObservers)
+{
+	if (zend_string_equals_literal_ci(new_value, "auto") || ZSTR_LEN(new_value) == 0) {
+		ASYNC_G(fiber_observers) = -1;
+	} else if (zend_string_equals_literal_ci(new_value, "on") || zend_string_equals_literal(new_value, "1")) {
+		ASYNC_G(fiber_observers) = 1;
+	} else {
+		php_error_docref(NULL, E_WARNING, "async.fiber_observers must be auto or 1");
+		return FAILURE;
+	}
 	return SUCCESS;
 }
 
@@ -132,6 +161,8 @@ PHP_INI_BEGIN()
 	PHP_INI_ENTRY("async.stall_timeout", "10", PHP_INI_ALL, async_on_update_stall_timeout)
 	PHP_INI_ENTRY("async.file_offload", "auto", PHP_INI_ALL, OnUpdateFileOffload)
 	PHP_INI_ENTRY("async.thread_pool_size", "0", PHP_INI_ALL, OnUpdateThreadPoolSize)
+	PHP_INI_ENTRY("async.fiber_observers", "auto", PHP_INI_SYSTEM, OnUpdateFiberObservers)
+	PHP_INI_ENTRY("async.pdo_pool_layout_fault", "0", PHP_INI_ALL, OnUpdatePdoPoolLayoutFault)
 PHP_INI_END()
 
 /* ----------------------------------------------------------- host table */
@@ -183,9 +214,10 @@ static PHP_MINIT_FUNCTION(async)
 	async_register_channel_class();
 	async_register_pool_class();
 	async_register_task_set_class();
-	async_fiber_guard_startup();
+	async_fibers_startup(async_ce_coroutine);
 	async_exit_hook_startup();
 	async_request_startup(&async_module_entry);
+	async_io_wait_startup();
 	/* Rule C18: every family takes over its functions, then the aliases of
 	 * those functions get the same hooks. */
 	async_io_sleep_startup();
@@ -218,8 +250,9 @@ static PHP_MSHUTDOWN_FUNCTION(async)
 	async_io_stdio_shutdown();
 	async_io_file_metadata_shutdown();
 	async_io_filesystems_shutdown();
+	async_io_wait_shutdown();
 	async_exit_hook_shutdown();
-	async_fiber_guard_shutdown();
+	async_fibers_shutdown();
 	UNREGISTER_INI_ENTRIES();
 	return SUCCESS;
 }
@@ -252,6 +285,7 @@ static PHP_RSHUTDOWN_FUNCTION(async)
 		async_io_proc_open_request_shutdown();
 		async_io_pdo_request_shutdown();
 		async_io_busy_request_shutdown();
+		async_io_wait_request_shutdown();
 		async_runtime_destroy();
 		async_signal_request_shutdown();
 		/* Show nothing more; release what the teardown handed back. */

@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -305,6 +306,21 @@ static int ev_loop_create_(const tasync_loop_options_t *opts, tasync_loop_t **ou
         set_err(opts, "libev could not create a loop (ev_loop_new): %s", err);
         free(l);
         return -err;
+    }
+    /* ev_async_start makes the loop's eventfd and abort()s when it cannot
+     * (EMFILE, ENFILE): a descriptor is made and closed first, so that a
+     * process out of them gets an error instead (another thread could still
+     * take it in between; libev's syserr callback cannot refuse). */
+    {
+        int probe = eventfd(0, EFD_CLOEXEC);
+        if (probe < 0) {
+            int err = errno;
+            set_err(opts, "libev could not make its wakeup descriptor (eventfd): %s", err);
+            ev_loop_destroy(l->ev);
+            free(l);
+            return -err;
+        }
+        close(probe);
     }
     /* The async stays referenced: it keeps ev_run blocking when the loop
      * has nothing else to wait for, as loop_run(-1) must. */

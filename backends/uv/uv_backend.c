@@ -18,8 +18,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <uv.h>
 
 #define UV_BACKEND_NAME "uv"
@@ -60,11 +62,46 @@ static void set_err(const tasync_loop_options_t *opts, const char *what, int uve
         snprintf(opts->errbuf, opts->errbuf_size, "%s: %s", what, uv_strerror(uverr));
 }
 
+/*
+ * uv_loop_init (libuv 1.44) under EMFILE/ENFILE: the first one of the
+ * process runs libuv's one-time set-up, which makes a pipe and abort()s
+ * when it cannot; and every one makes the epoll descriptor first, then the
+ * loop's signal pipe, and when that pipe fails it returns UV_EMFILE but
+ * leaks the epoll descriptor (one per failed attempt: a script retrying
+ * never gets its runtime). So the descriptors it needs (epoll, the loop's
+ * pipe, the one-time pipe until one loop was made) are made and closed
+ * first, and a process out of them gets an error with nothing lost
+ * (another thread could still take them in between; libuv offers nothing
+ * better).
+ */
+static atomic_int uv_once_done;
+
+static int uv_loop_preflight(void) {
+    int fds[6], n = 0, err = 0;
+    const int need = atomic_load(&uv_once_done) ? 3 : 5;
+    while (n < need) {
+        if (pipe(fds + n) != 0) {
+            err = -errno;
+            break;
+        }
+        n += 2;
+    }
+    while (n > 0) close(fds[--n]);
+    return err;
+}
+
 static int uv_loop_create_(const tasync_loop_options_t *opts, tasync_loop_t **out) {
     struct tasync_loop *l = calloc(1, sizeof(*l));
     int rc;
     if (l == NULL) return -ENOMEM;
+    rc = uv_loop_preflight();
+    if (rc != 0) {
+        set_err(opts, "no descriptors left for a libuv loop", uv_translate_sys_error(-rc));
+        free(l);
+        return rc;
+    }
     rc = uv_loop_init(&l->uv);
+    if (rc == 0) atomic_store(&uv_once_done, 1);
     if (rc != 0) {
         set_err(opts, "uv_loop_init failed", rc);
         free(l);

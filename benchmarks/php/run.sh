@@ -10,7 +10,7 @@ export TASYNC_PHP_EXT="$ext"
 for so in "$build"/backends/tasync-backend-*.so; do
     backend=$(basename "$so" .so)
     backend=${backend#tasync-backend-}
-    for script in spawn_await round_robin delays timers memory files locations; do
+    for script in spawn_await round_robin delays timers memory files file_stalls locations; do
         php -n -d extension="$ext" -d async.backend_dir="$build/backends" -d async.reactor="$backend" \
             -d memory_limit=-1 "$here/$script.php"
     done

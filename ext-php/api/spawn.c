@@ -42,9 +42,12 @@
 #include "api/coroutine.h"
 #include "api/scope.h"
 #include "api/scope_holds.h"
+#include "runtime/fibers.h"
 #include "runtime/globals.h"
 #include "runtime/host.h"
 #include "runtime/runtime.h"
+
+#include "zend_closures.h"
 
 /*
  * The VM stack of a coroutine. Its first page is a local array of
@@ -109,44 +112,35 @@ static void coroutine_release_call(async_coroutine *c)
 	c->native_arg = NULL;
 }
 
-/* The same from inside a core callback: the releases wait for a safe point. */
-static void coroutine_defer_release_call(async_coroutine *c)
+/* A record the core no longer uses, at the next safe point: the callable,
+ * its arguments and the scope it was to get are released. Only a coroutine
+ * abandoned by a destroyed runtime still has output buffers and VM stack
+ * pages: its frames are abandoned as PHP abandons them after a fatal error. */
+static void record_free_now(async_deferred_free *node)
 {
-	async_defer_release(&c->fci.function_name);
-	ZVAL_UNDEF(&c->fci.function_name);
-	for (uint32_t i = 0; i < c->fci.param_count; i++) {
-		async_defer_release(&c->fci.params[i]);
-	}
-	if (c->fci.params != NULL) {
-		efree(c->fci.params);
-		c->fci.params = NULL;
-	}
-	c->fci.param_count = 0;
-	async_defer_release(&c->named);
-	ZVAL_UNDEF(&c->named);
-	c->fci.named_params = NULL;
+	async_coroutine *c = (async_coroutine *) ((char *) node - XtOffsetOf(async_coroutine, dead));
+	coroutine_release_call(c);
 	if (c->finally_scope != NULL) {
-		async_scope_unhold(c->finally_scope);
-		async_defer_scope_release(c->finally_scope);
+		tasync_scope_t *scope = c->finally_scope;
 		c->finally_scope = NULL;
+		async_scope_unhold(scope);
+		async_defer_scope_release(scope);
 	}
-	if (c->native_free != NULL) {
-		void (*release)(void *) = c->native_free;
-		c->native_free = NULL;
-		release(c->native_arg);
-	}
-	c->native_arg = NULL;
+	async_vm_free_pages(&c->vm);
+	async_fibers_vm_free(&c->vm);
+	efree(c);
 }
 
-/* Frees a record the core no longer uses (from inside the core too). */
+/*
+ * Frees a record the core no longer uses. Called from inside the core,
+ * where no PHP value may be released, so the whole record waits for the
+ * next safe point, queued through a link inside it: an abort that ends
+ * thousands of coroutines in one core call (rule C22, after memory ran
+ * out) queues them without allocating anything.
+ */
 static void record_free(async_coroutine *c)
 {
-	coroutine_defer_release_call(c);
-	/* Only a coroutine abandoned by a destroyed runtime still has output
-	 * buffers and VM stack pages: its frames are abandoned as PHP abandons
-	 * them after a fatal error. */
-	async_vm_free_pages(&c->vm);
-	efree(c);
+	async_defer_free(&c->dead, record_free_now);
 }
 
 void async_host_coroutine_free(void *hd, tasync_coroutine_t *co, void *co_data)
@@ -340,7 +334,7 @@ static bool coroutine_failed(async_coroutine *c, tasync_coroutine_t *self)
 	(void) c;
 	if (zend_is_unwind_exit(ex) || zend_is_graceful_exit(ex)) {
 		/* exit()/die() in this coroutine (graceful shutdown has started,
-		 * see runtime/fiber_guard.c; the coroutine ends cancelled), or it was
+		 * see runtime/exit_hook.c; the coroutine ends cancelled), or it was
 		 * unwound because the request ends after a fatal error, or the
 		 * fatal error happened here and PHP reported it by unwinding. */
 		zend_clear_exception();
@@ -351,6 +345,25 @@ static bool coroutine_failed(async_coroutine *c, tasync_coroutine_t *self)
 	tasync_coroutine_set_error(self, ex);
 	OBJ_RELEASE(ex);
 	return false;
+}
+
+/*
+ * The ini value of error_reporting, as a Fiber reads it (INI_INT, and E_ALL
+ * when it is unset), without INI_INT's two lookups by name in the table of
+ * ini directives at every start (a sixth of an empty coroutine's cost). The
+ * entry is the thread's for the module's life (its value changes with
+ * ini_set(), the entry stays), so it is looked up once per thread.
+ */
+static zend_long coroutine_error_reporting(void)
+{
+	ZEND_TLS zend_ini_entry *entry;
+	if (entry == NULL) {
+		entry = zend_hash_str_find_ptr(EG(ini_directives), "error_reporting", sizeof("error_reporting") - 1);
+		if (entry == NULL) {
+			return E_ALL;
+		}
+	}
+	return entry->value != NULL ? ZEND_STRTOL(ZSTR_VAL(entry->value), NULL, 0) : E_ALL;
 }
 
 /* The first VM stack page of a coroutine (see ASYNC_VM_STACK_FIRST). */
@@ -369,10 +382,7 @@ typedef union vm_first_page {
 static zend_execute_data *vm_begin(async_coroutine *c, tasync_coroutine_t *self, vm_first_page *page)
 {
 	/* The error_reporting the script started with, as for a new Fiber. */
-	zend_long error_reporting = INI_INT("error_reporting");
-	if (!error_reporting && !INI_STR("error_reporting")) {
-		error_reporting = E_ALL;
-	}
+	zend_long error_reporting = coroutine_error_reporting();
 	zend_vm_stack stack = (zend_vm_stack) page->bytes;
 	stack->top = ZEND_VM_STACK_ELEMENTS(stack);
 	stack->end = (zval *) (page->bytes + ASYNC_VM_STACK_FIRST);
@@ -443,6 +453,12 @@ static void coroutine_entry(tasync_coroutine_t *self, void *arg)
 	 * coroutine, a bailout included. */
 	vm_first_page first_page;
 	zend_execute_data *bottom = vm_begin(c, self, &first_page);
+	/* Rule C13: the zend_fiber_context it is in (fibers.c). */
+	zend_function *fn = c->fcc.function_handler;
+	if (fn == NULL && Z_TYPE(c->fci.function_name) == IS_OBJECT && Z_OBJCE(c->fci.function_name) == zend_ce_closure) {
+		fn = (zend_function *) zend_get_closure_method_def(Z_OBJ(c->fci.function_name));
+	}
+	async_fibers_coroutine_start(&c->vm, fn);
 	c->started = true;
 	if (c->co == NULL) {
 		/* A completion callback or a native coroutine the core spawned
@@ -550,6 +566,8 @@ static void coroutine_entry(tasync_coroutine_t *self, void *arg)
 			zend_clear_exception();
 		}
 	}
+	/* Its fiber context dies while its frames still exist (C13). */
+	async_fibers_coroutine_end(&c->vm, fatal);
 	vm_end(c);
 }
 
@@ -584,12 +602,21 @@ bool async_call_adopting(zval *callable, zval *retval, uint32_t argc, zval *argv
 	zend_vm_stack saved_stack = EG(vm_stack);
 	zval *saved_top = EG(vm_stack_top), *saved_end = EG(vm_stack_end);
 	size_t saved_page = EG(vm_stack_page_size);
+	zend_fiber_context *saved_fiber_context = EG(current_fiber_context);
 	vm_begin(c, cur, &page);
 	tasync_coroutine_set_host_data(cur, &c->vm);
+	/* Rule C13: a PHP coroutine meanwhile, in a fiber context of its own. */
+	async_fibers_coroutine_start(&c->vm, NULL);
 	bool ok = async_call_from_core(callable, retval, argc, argv, thrown);
 	adopted_output_end();
+	/* Its context dies; the next switch into a PHP coroutine tells the
+	 * observers it was left, as a leave hook would have (the coroutine has
+	 * no host data from now on), and frees it. */
+	async_fibers_coroutine_end(&c->vm, false);
+	async_fibers_adopted_left();
 	tasync_coroutine_set_host_data(cur, NULL);
 	vm_end(c);
+	EG(current_fiber_context) = saved_fiber_context;
 	EG(current_execute_data) = saved_ex;
 	EG(vm_stack) = saved_stack;
 	EG(vm_stack_top) = saved_top;

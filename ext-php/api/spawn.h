@@ -36,6 +36,7 @@ typedef struct async_coroutine {
 	void (*native_free)(void *arg);
 	bool started;
 	bool arg_released;               /* the core's arg_release ran */
+	async_deferred_free dead;        /* its release, queued at the core's last word */
 } async_coroutine;
 
 /* The extension's record of a PHP coroutine (its host data), or NULL for

@@ -28,6 +28,7 @@ typedef struct async_io_busy {
 	bool failed;                   /* async_io_stream_fail() ran: kept until close */
 	bool gone;                     /* freed with users inside (a close that could
 	                                * not wait): they must not return into it */
+	int fd;                        /* the stream's fd where it is indexed by fd, or -1 */
 	bool kept;                     /* a socket stream's: kept from its first wait
 	                                * to its close (io/socket_streams.c), so that a wait
 	                                * neither allocates nor inserts into the table */
@@ -36,6 +37,10 @@ typedef struct async_io_busy {
 async_io_busy *async_io_busy_find(php_stream *stream);
 /* Finds or creates the state and counts the caller as a user. */
 async_io_busy *async_io_busy_enter(php_stream *stream);
+/* The same for a stream whose fd is known (socket streams): found by fd
+ * without a table lookup once it was seen with that fd. */
+async_io_busy *async_io_busy_find_fd(php_stream *stream, int fd);
+async_io_busy *async_io_busy_enter_fd(php_stream *stream, int fd);
 /* Uncounts a user; frees the state once nobody needs it. */
 void async_io_busy_leave(async_io_busy *b);
 /* Wakes every coroutine waiting for a change of b. */
@@ -47,6 +52,14 @@ async_io_status async_io_busy_wait(async_io_busy *b, uint64_t deadline, bool as_
 void async_io_busy_release(async_io_busy *b);
 /* Forgets the stream of b (it is being freed); b lives on for its users. */
 void async_io_busy_detach(async_io_busy *b);
+
+/*
+ * True when b's stream is being closed, so that a new operation on it is
+ * refused (it fails at once): the caller's coroutine then yields once PHP's
+ * call has returned (async_io_yield_soon), so that a loop of refused calls
+ * lets the closer finish.
+ */
+bool async_io_busy_refused(async_io_busy *b);
 
 /*
  * For a close of b's stream: marks it closing (new operations are refused,

@@ -427,6 +427,14 @@ static ZEND_NAMED_FUNCTION(async_io_curl_exec)
 			orig_curl_exec(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 		}
 	}
+	if (Z_TYPE_P(return_value) == IS_FALSE && !EG(exception) && async_io_coroutine() == self
+			&& async_io_fd_shortage_now()) {
+		/* No descriptor was left for the connection (libcurl says only
+		 * "Couldn't connect"): the call has failed as PHP's; before it
+		 * returns, the coroutine waits until PHP closes a descriptor or the
+		 * backoff passes (io/wait.c), so that a retry loop never spins. */
+		(void) async_io_fd_shortage_wait(0);
+	}
 }
 
 #endif /* ASYNC_CURL_EASY_LAYOUT */

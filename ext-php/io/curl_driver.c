@@ -117,7 +117,9 @@ static int curl_close_socket(void *clientp, curl_socket_t fd)
 {
 	(void) clientp;
 	curl_forget_fd(fd);
-	return close(fd);
+	int rc = close(fd);
+	async_io_fd_released();
+	return rc;
 }
 
 /* Before an easy handle runs here (see the top comment). */

@@ -31,6 +31,11 @@
  * EBADF (the dup() they watch would otherwise keep the connection open and
  * the wait endless).
  *
+ * A call that finds no descriptor left (socket_accept, socket_create,
+ * socket_create_pair: EMFILE, ENFILE) fails as PHP fails, then waits before
+ * it returns until PHP closes a descriptor or a backoff passes (io/wait.c):
+ * a loop of such calls never spins.
+ *
  * Sockets made non-blocking (socket_set_nonblock) never suspend, outside
  * coroutines nothing changes. A socket's fd is waited on through a dup()
  * the runtime forgets before closing it: ext/sockets closes its fds
@@ -60,7 +65,8 @@
 #include <unistd.h>
 
 static zif_handler orig_socket_connect, orig_socket_accept, orig_socket_read, orig_socket_write, orig_socket_recv,
-	orig_socket_send, orig_socket_recvfrom, orig_socket_sendto, orig_socket_select, orig_socket_close;
+	orig_socket_send, orig_socket_recvfrom, orig_socket_sendto, orig_socket_select, orig_socket_close,
+	orig_socket_create, orig_socket_create_pair;
 
 static bool io_sockets_hooked;
 static zend_class_entry *io_socket_ce;
@@ -163,8 +169,17 @@ ZEND_TLS io_socket_waiter *io_socket_waiters;
 static async_io_status io_socket_wait(php_socket *s, int fd, unsigned events, uint64_t deadline)
 {
 	int watched = dup(fd);
+	bool own = false;
 	if (watched < 0) {
-		return ASYNC_IO_UNSUPPORTED;
+		if (!async_io_fd_shortage(errno)) {
+			return ASYNC_IO_UNSUPPORTED;
+		}
+		/* No descriptor left for the dup(): the socket's own, forgotten
+		 * afterwards as the dup() would be (socket_close() forgets it too),
+		 * rather than PHP's own blocking call, which would stall every
+		 * coroutine while the process waits for descriptors. */
+		watched = fd;
+		own = true;
 	}
 	io_socket_waiter me = { .socket = s, .watched = watched, .closed = false, .next = io_socket_waiters };
 	io_socket_waiters = &me;
@@ -176,7 +191,9 @@ static async_io_status io_socket_wait(php_socket *s, int fd, unsigned events, ui
 		}
 	}
 	tasync_fd_forget(ASYNC_G(rt), watched);
-	close(watched);
+	if (!own) {
+		close(watched);
+	}
 	return me.closed && st != ASYNC_IO_ABORTED ? ASYNC_IO_CLOSED : st;
 }
 
@@ -189,6 +206,9 @@ static async_io_status io_socket_wait(php_socket *s, int fd, unsigned events, ui
 static void io_socket_waiter_wake(io_socket_waiter *w)
 {
 	tasync_fd_forget(ASYNC_G(rt), w->watched);
+	if (w->watched == w->socket->bsd_socket) {
+		return; /* no dup() (io_socket_wait): the socket's own fd, closed next */
+	}
 	int pair[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) == 0) {
 		shutdown(pair[0], SHUT_RDWR);
@@ -198,21 +218,40 @@ static void io_socket_waiter_wake(io_socket_waiter *w)
 	}
 }
 
-/* socket_close(Socket $socket): void. The coroutines waiting on the socket
- * are woken first; their calls fail with EBADF. */
+/*
+ * Before ext/sockets closes s's fd: the coroutines waiting on the socket in
+ * the calls above are woken (their calls fail with EBADF), and so is every
+ * wait on the fd itself, whoever started it (another extension through the
+ * ABI): the runtime forgets the fd (when the fd is a stream's, the stream's
+ * close does it).
+ */
+static void io_socket_closing(php_socket *s)
+{
+	if (ASYNC_G(rt) == NULL || IS_INVALID_SOCKET(s)) {
+		return;
+	}
+	for (io_socket_waiter *w = io_socket_waiters; w != NULL; w = w->next) {
+		if (w->socket == s && !w->closed) {
+			w->closed = true;
+			io_socket_waiter_wake(w);
+		}
+	}
+	if (Z_ISUNDEF(s->zstream)) {
+		/* Otherwise the fd is the stream's of socket_export_stream(), whose
+		 * close forgets it once the stream closes it. */
+		tasync_fd_forget(ASYNC_G(rt), s->bsd_socket);
+		async_io_fd_released(); /* a call waiting for a descriptor tries again */
+	}
+}
+
+/* socket_close(Socket $socket): void. */
 static ZEND_NAMED_FUNCTION(async_io_socket_close)
 {
-	if (ASYNC_G(rt) != NULL && io_socket_waiters != NULL && ZEND_NUM_ARGS() >= 1) {
+	if (ZEND_NUM_ARGS() >= 1) {
 		zval *z = ZEND_CALL_ARG(execute_data, 1);
 		ZVAL_DEREF(z);
 		if (Z_TYPE_P(z) == IS_OBJECT && Z_OBJCE_P(z) == io_socket_ce) {
-			php_socket *s = Z_SOCKET_P(z);
-			for (io_socket_waiter *w = io_socket_waiters; w != NULL; w = w->next) {
-				if (w->socket == s && !w->closed) {
-					w->closed = true;
-					io_socket_waiter_wake(w);
-				}
-			}
+			io_socket_closing(Z_SOCKET_P(z));
 		}
 	}
 	orig_socket_close(INTERNAL_FUNCTION_PARAM_PASSTHRU);
@@ -236,6 +275,9 @@ static void io_socket_fail_connection(php_socket *s)
 		return;
 	}
 	shutdown(s->bsd_socket, SHUT_RDWR);
+	/* What watches the number now watches a file that goes: waits that
+	 * another extension started on it end with EBADF. */
+	tasync_fd_forget(ASYNC_G(rt), s->bsd_socket);
 	int pair[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) == 0) {
 		dup2(pair[0], s->bsd_socket);
@@ -290,6 +332,21 @@ static void io_socket_call(php_socket *s, zif_handler orig, unsigned events, int
 	}
 }
 
+/*
+ * A call that failed for want of a descriptor (EMFILE, ENFILE in
+ * socket_last_error()) has reported it as PHP does; before it returns, its
+ * coroutine waits until PHP closes a descriptor or the backoff passes
+ * (io/wait.c), so that a loop of such calls never spins and tries again
+ * once a descriptor came back.
+ */
+static void io_socket_failed_for_fd(uint64_t deadline, zval *return_value)
+{
+	if (Z_TYPE_P(return_value) == IS_FALSE && !EG(exception) && async_io_fd_shortage(*io_sockets_last_error())
+			&& async_io_coroutine() != NULL) {
+		(void) async_io_fd_shortage_wait(deadline);
+	}
+}
+
 /* socket_accept(Socket $socket): Socket|false */
 static ZEND_NAMED_FUNCTION(async_io_socket_accept)
 {
@@ -301,6 +358,25 @@ static ZEND_NAMED_FUNCTION(async_io_socket_accept)
 	/* Linux: the accepted socket does not inherit the listener's O_NONBLOCK. */
 	io_socket_call(s, orig_socket_accept, TASYNC_IO_READABLE, SO_RCVTIMEO, "unable to accept incoming connection",
 		false, INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	if (Z_TYPE_P(return_value) == IS_OBJECT) {
+		async_io_fd_obtained();
+	} else if (s->bsd_socket >= 0) {
+		io_socket_failed_for_fd(io_socket_deadline(s, SO_RCVTIMEO), return_value);
+	}
+}
+
+/* socket_create(int $domain, int $type, int $protocol): Socket|false */
+static ZEND_NAMED_FUNCTION(async_io_socket_create)
+{
+	orig_socket_create(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	io_socket_failed_for_fd(0, return_value);
+}
+
+/* socket_create_pair(int $domain, int $type, int $protocol, array &$pair): bool */
+static ZEND_NAMED_FUNCTION(async_io_socket_create_pair)
+{
+	orig_socket_create_pair(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	io_socket_failed_for_fd(0, return_value);
 }
 
 /* socket_connect(Socket $socket, string $address, ?int $port = null): bool */
@@ -803,6 +879,8 @@ void async_io_ext_sockets_startup(void)
 	orig_socket_sendto = async_io_hook("socket_sendto", async_io_socket_sendto);
 	orig_socket_select = async_io_hook("socket_select", async_io_socket_select);
 	orig_socket_close = async_io_hook("socket_close", async_io_socket_close);
+	orig_socket_create = async_io_hook("socket_create", async_io_socket_create);
+	orig_socket_create_pair = async_io_hook("socket_create_pair", async_io_socket_create_pair);
 }
 
 void async_io_ext_sockets_shutdown(void)

@@ -27,6 +27,7 @@
 
 #include "io/busy.h"
 #include "io/filesystems.h"
+#include "io/hooks.h"
 #include "io/read_target.h"
 #include "io/stdio.h"
 #include "io/wait.h"
@@ -145,7 +146,6 @@ static ssize_t io_file_read_backend(php_stream *stream, int fd, char *buf, size_
 	 * of this call. */
 	char *into = t.in_readbuf ? emalloc(len) : buf;
 	async_io_busy *b = async_io_busy_enter(stream);
-	stream->flags |= IO_STDIO_WATCHED;
 	async_io_status st;
 	ssize_t n = async_io_file_op(TASYNC_OP_READ, fd, into, len, TASYNC_OFFSET_CURRENT, 0, &st);
 	async_io_busy_check_gone(b);
@@ -185,7 +185,20 @@ ssize_t async_io_file_stream_read(php_stream *stream, int fd, char *buf, size_t 
 {
 	async_io_fs_class cls = async_io_file_stream_class(stream, fd);
 	if (cls == ASYNC_IO_FS_MEMORY) {
-		return async_io_stdio_orig_ops.read(stream, buf, count);
+		/* Bounded and sliced as on a local disk, without RWF_NOWAIT (a
+		 * memory filesystem never waits for a device). */
+		async_io_target t;
+		async_io_target_init(&t, stream, buf, count);
+		async_io_status st = async_io_inline_slice();
+		if (st != ASYNC_IO_READY) {
+			return async_io_stdio_wait_failed(stream, "Read", count, st);
+		}
+		async_io_target_refresh(&t);
+		if (t.count == 0) {
+			return 0;
+		}
+		return async_io_target_result(&t, async_io_stdio_orig_ops.read(stream, t.buf,
+			t.count > IO_FILE_CHUNK ? IO_FILE_CHUNK : t.count));
 	}
 	if (cls == ASYNC_IO_FS_LOCAL) {
 		/* A long run of reads the page cache serves must still let the
@@ -235,17 +248,27 @@ ssize_t async_io_file_stream_read(php_stream *stream, int fd, char *buf, size_t 
 ssize_t async_io_file_stream_write(php_stream *stream, int fd, const char *buf, size_t count, tasync_coroutine_t *self)
 {
 	async_io_fs_class cls = async_io_file_stream_class(stream, fd);
+	async_io_status st;
 	if (cls == ASYNC_IO_FS_MEMORY || (cls == ASYNC_IO_FS_LOCAL && count <= IO_FILE_INLINE)) {
+		/* A loop of small writes (fputcsv(), stream_copy_to_stream()'s 8 KiB
+		 * pieces, a memory filesystem) must let the others run too: 50 MB
+		 * of them held the thread for 200-450 ms. */
+		st = async_io_inline_slice();
+		if (st != ASYNC_IO_READY) {
+			return async_io_stdio_wait_failed(stream, "Write", count, st);
+		}
+		if (cls == ASYNC_IO_FS_MEMORY && count > IO_FILE_CHUNK) {
+			count = IO_FILE_CHUNK; /* the stream layer writes the rest: another slice */
+		}
 		return async_io_stdio_orig_ops.write(stream, buf, count);
 	}
-	async_io_status st = async_io_stdio_write_turn_wait(stream, self, 0);
+	st = async_io_stdio_write_turn_wait(stream, self, 0);
 	if (st != ASYNC_IO_READY) {
 		return async_io_stdio_wait_failed(stream, "Write", count, st);
 	}
 	size_t len = count > IO_FILE_CHUNK ? IO_FILE_CHUNK : count;
 	async_io_busy *b = async_io_busy_enter(stream);
 	b->writer = self;
-	stream->flags |= IO_STDIO_WATCHED;
 	ssize_t n = async_io_file_op(TASYNC_OP_WRITE, fd, (void *) buf, len, TASYNC_OFFSET_CURRENT, 0, &st);
 	async_io_busy_check_gone(b);
 	async_io_busy_leave(b);
@@ -262,6 +285,74 @@ ssize_t async_io_file_stream_write(php_stream *stream, int fd, const char *buf, 
 		return -1;
 	}
 	return n;
+}
+
+/* -------------------------------------------- copies between plain files */
+
+/*
+ * copy() and stream_copy_to_stream() between two plain files: PHP 8.2
+ * hands the whole copy to one copy_file_range() before anything else (50
+ * MB: one system call that held the thread for 15-50 ms here, and for as
+ * long as the device takes on a slow disk). Inside a coroutine the two
+ * streams refuse to be cast to an fd while such a copy starts (stdio.c's
+ * cast asks async_io_file_stream_copying), so PHP copies through the
+ * streams' reads and writes, which are bounded and sliced (above), mmap
+ * being refused as well. The coroutines inside such a call are kept in a
+ * small table: another coroutine's casts are not refused meanwhile.
+ */
+#define IO_COPIERS_MAX 64
+ZEND_TLS tasync_coroutine_t *io_copiers[IO_COPIERS_MAX];
+ZEND_TLS uint32_t io_copiers_count;
+
+bool async_io_file_stream_copying(php_stream *stream)
+{
+	(void) stream;
+	if (io_copiers_count == 0) {
+		return false;
+	}
+	tasync_coroutine_t *self = async_io_coroutine();
+	for (uint32_t i = 0; self != NULL && i < io_copiers_count; i++) {
+		if (io_copiers[i] == self) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static zif_handler orig_copy, orig_stream_copy_to_stream;
+
+static void io_copy_call(zif_handler orig, INTERNAL_FUNCTION_PARAMETERS)
+{
+	tasync_coroutine_t *self = async_io_coroutine();
+	if (self == NULL || io_copiers_count == IO_COPIERS_MAX) {
+		orig(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+		return;
+	}
+	io_copiers[io_copiers_count++] = self;
+	orig(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	/* Others may have entered and left meanwhile: take this one out. */
+	for (uint32_t i = 0; i < io_copiers_count; i++) {
+		if (io_copiers[i] == self) {
+			io_copiers[i] = io_copiers[--io_copiers_count];
+			break;
+		}
+	}
+}
+
+static ZEND_NAMED_FUNCTION(async_io_copy)
+{
+	io_copy_call(orig_copy, INTERNAL_FUNCTION_PARAM_PASSTHRU);
+}
+
+static ZEND_NAMED_FUNCTION(async_io_stream_copy_to_stream)
+{
+	io_copy_call(orig_stream_copy_to_stream, INTERNAL_FUNCTION_PARAM_PASSTHRU);
+}
+
+void async_io_file_streams_startup(void)
+{
+	orig_copy = async_io_hook("copy", async_io_copy);
+	orig_stream_copy_to_stream = async_io_hook("stream_copy_to_stream", async_io_stream_copy_to_stream);
 }
 
 /* ------------------------------------------------------------------ flock */
@@ -341,7 +432,7 @@ int async_io_file_stream_lock(php_stream *stream, int fd, int value)
 		tasync_awaitable_t *aw = io_lock_released;
 		tasync_awaitable_retain(aw);
 		async_io_busy *b = async_io_busy_enter(stream);
-		async_io_status st = b->closing ? ASYNC_IO_CLOSED
+		async_io_status st = async_io_busy_refused(b) ? ASYNC_IO_CLOSED
 			: async_io_await(aw, tasync_runtime_now(ASYNC_G(rt)) + backoff);
 		async_io_busy_check_gone(b);
 		if (b->closing && st != ASYNC_IO_ABORTED) {
@@ -371,6 +462,7 @@ int async_io_file_stream_lock(php_stream *stream, int fd, int value)
 
 void async_io_file_streams_request_shutdown(void)
 {
+	io_copiers_count = 0;
 	if (io_lock_released != NULL) {
 		tasync_awaitable_release(io_lock_released);
 		io_lock_released = NULL;

@@ -37,6 +37,12 @@ ssize_t async_io_file_stream_write(php_stream *stream, int fd, const char *buf, 
 int async_io_file_stream_lock(php_stream *stream, int fd, int value);
 /* A file lock of this process was released: lock waiters try again. */
 void async_io_file_stream_unlocked(void);
+/* Inside copy() or stream_copy_to_stream() of the current coroutine:
+ * stream must not be cast to an fd (PHP would copy it all in one
+ * copy_file_range()). */
+bool async_io_file_stream_copying(php_stream *stream);
+/* MINIT (from stdio.c's): the hooks of copy() and stream_copy_to_stream(). */
+void async_io_file_streams_startup(void);
 /* RSHUTDOWN, before the runtime goes: lock waiters are gone with it. */
 void async_io_file_streams_request_shutdown(void);
 

@@ -22,9 +22,14 @@
  * as PDO says a failed connect does, with a PDOException; rule C18 would
  * deliver the cancellation at the next suspension point, but the exception
  * ends the coroutine first. The constructor is wrapped: the coroutine ends
- * with the cancellation instead, the PDOException as its previous.
+ * with the cancellation instead, the PDOException as its previous (as a
+ * failed call of a pooled object does, io/pdo_pool.c). The constructor
+ * wrapper also hands PDO::ATTR_POOL_ENABLED to io/pdo_pool.c, and a failed
+ * execute() tells it, so that a dead pooled connection is replaced.
  */
 #include "io/families.h"
+#include "io/pdo.h"
+#include "io/pdo_pool.h"
 #include "io/wait.h"
 #include "runtime/host.h"
 
@@ -149,6 +154,9 @@ static void io_pdo_call(INTERNAL_FUNCTION_PARAMETERS, size_t i)
 	}
 	io_pdo_orig[i](INTERNAL_FUNCTION_PARAM_PASSTHRU);
 	bool failed = Z_TYPE_P(return_value) == IS_FALSE || EG(exception) != NULL;
+	if (failed && kind == IO_PDO_EXECUTE) {
+		async_pdo_pool_statement_failed(obj);
+	}
 	switch (kind) {
 		case IO_PDO_EXECUTE:
 			if (!failed && php_pdo_stmt_fetch_object(obj)->column_count > 0) {
@@ -225,16 +233,19 @@ static const zif_handler io_pdo_hooks[IO_PDO_HOOKS] = {
 
 static zif_handler io_pdo_orig_construct;
 
-static ZEND_NAMED_FUNCTION(io_pdo_construct)
+/*
+ * After a PDO call that failed with an exception in a coroutine whose
+ * cancellation was requested (C18 made it pending again): the cancellation
+ * is delivered now, with the PDOException as its previous, so that the
+ * coroutine ends with it rather than with an error that hides it.
+ */
+void async_io_pdo_deliver_cancellation(void)
 {
-	io_pdo_orig_construct(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 	tasync_coroutine_t *self = EG(exception) != NULL && ASYNC_G(rt) != NULL ? tasync_coroutine_current(ASYNC_G(rt)) : NULL;
 	if (self == NULL || !(tasync_coroutine_flags(self) & TASYNC_CO_CANCEL_REQUESTED)
 			|| zend_is_unwind_exit(EG(exception)) || zend_is_graceful_exit(EG(exception))) {
 		return;
 	}
-	/* The connect failed because the coroutine was cancelled (C18 made
-	 * the cancellation pending again): delivered now, here. */
 	zend_object *failure = EG(exception);
 	const zend_op *opline = EG(opline_before_exception);
 	EG(exception) = NULL;
@@ -257,8 +268,18 @@ static ZEND_NAMED_FUNCTION(io_pdo_construct)
 	}
 }
 
+static ZEND_NAMED_FUNCTION(io_pdo_construct)
+{
+	if (!async_pdo_pool_construct(INTERNAL_FUNCTION_PARAM_PASSTHRU)) {
+		io_pdo_orig_construct(INTERNAL_FUNCTION_PARAM_PASSTHRU);
+	}
+	/* A connect that the coroutine's cancellation interrupted. */
+	async_io_pdo_deliver_cancellation();
+}
+
 void async_io_pdo_startup(void)
 {
+	async_pdo_pool_startup();
 	if (io_pdo_orig_construct == NULL) {
 		zend_class_entry *pdo = zend_hash_str_find_ptr(CG(class_table), "pdo", sizeof("pdo") - 1);
 		zend_function *ctor = pdo != NULL && pdo->type == ZEND_INTERNAL_CLASS ? pdo->constructor : NULL;
@@ -297,6 +318,7 @@ void async_io_pdo_startup(void)
 /* At the end of a request: the records go, with their weak references. */
 void async_io_pdo_request_shutdown(void)
 {
+	async_pdo_pool_request_shutdown();
 	if (io_pdo_readers == NULL) {
 		return;
 	}

@@ -153,6 +153,13 @@ async_io_status async_io_poll_wait(async_io_poll_set *set, tasync_awaitable_t *a
 	bool unsupported = false, short_watch = false;
 	for (uint32_t i = 0; i < n; i++) {
 		fds[i].watched = fds[i].mode == ASYNC_IO_POLL_DUP ? dup(fds[i].fd) : fds[i].fd;
+		if (fds[i].watched < 0 && async_io_fd_shortage(errno)) {
+			/* No descriptor left for the dup(): the fd as it is, left
+			 * watched afterwards rather than waiting in PHP's own poll,
+			 * which would stall every coroutine. */
+			fds[i].mode = ASYNC_IO_POLL_WATCH;
+			fds[i].watched = fds[i].fd;
+		}
 		if (fds[i].watched < 0) {
 			unsupported = true;
 			break;

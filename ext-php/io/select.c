@@ -5,10 +5,12 @@
  * return values, array rewriting, buffered data counting as readable and
  * the errors for bad arguments are PHP's own.
  *
- * The fd of a socket stream of io/socket_streams.c is watched directly (its
- * close forgets it); any other fd (pipes, STDIN, plain files, ...) is
- * watched through a dup() that is forgotten and closed afterwards, so the
- * reactor never keeps a watch on an fd number that PHP may close and reuse.
+ * The fd of a socket stream of io/socket_streams.c or of a stdio stream
+ * (pipes, FIFOs, STDIN, plain files: io/stdio.c) is watched directly (their
+ * close forgets it); any other fd (a stream of another extension that
+ * exposes one) is watched through a dup() that is forgotten and closed
+ * afterwards, so the reactor never keeps a watch on an fd number that PHP
+ * may close and reuse.
  */
 #include "io/families.h"
 #include "io/hooks.h"
@@ -40,7 +42,8 @@ static void select_collect(zval *array, unsigned events, async_io_poll_set *set)
 				&& php_stream_cast(stream, PHP_STREAM_AS_FD_FOR_SELECT | PHP_STREAM_CAST_INTERNAL, (void *) &fd, 0) == SUCCESS
 				&& fd >= 0) {
 			async_io_poll_add(set, (int) fd, events,
-				async_io_stream_is_socket(stream) ? ASYNC_IO_POLL_WATCH : ASYNC_IO_POLL_DUP);
+				async_io_stream_is_socket(stream) || stream->ops == &php_stream_stdio_ops
+					? ASYNC_IO_POLL_WATCH : ASYNC_IO_POLL_DUP);
 		}
 	} ZEND_HASH_FOREACH_END();
 }

@@ -40,7 +40,12 @@ void async_io_stream_fail(php_stream *stream);
 /* A wait of an operation that is neither the stream's read nor its write
  * (accept, connect, recvfrom): ASYNC_IO_CLOSED once fclose() closes it. */
 async_io_status async_io_stream_wait_on(php_stream *stream, int fd, unsigned events, uint64_t deadline);
-/* fclose() is closing the stream: new operations fail at once. */
+/* The wait of an operation on stream that found no descriptor left
+ * (async_io_fd_shortage_wait), as a user of the stream: ASYNC_IO_CLOSED
+ * once fclose() closes it. */
+async_io_status async_io_stream_fd_shortage_wait(php_stream *stream, uint64_t deadline);
+/* fclose() is closing the stream: a new operation fails at once, and its
+ * coroutine yields once PHP's call returned (async_io_busy_refused). */
 bool async_io_stream_closing(php_stream *stream);
 /* Calls PHP's set_option with PHP's ops in place (xp_socket.c tells the
  * transports apart by the address of stream->ops). */

@@ -9,13 +9,19 @@
  *
  *  - accept (stream_socket_accept()): PHP's own accept with a zero
  *    timeout, then the wait for the listening socket's readability through
- *    the runtime, up to the caller's timeout.
+ *    the runtime, up to the caller's timeout. When the process or the
+ *    system has no descriptor left for the connection (EMFILE, ENFILE), the
+ *    accept waits until PHP closes one or a backoff passes (io/wait.c),
+ *    within its timeout, and tries once more before it fails as PHP fails:
+ *    an accept loop never spins, and recovers as soon as a connection ends.
  *  - connect (stream_socket_client(), fsockopen(), the connects of the
  *    stream wrappers): host names are resolved on the thread pool
  *    (io/dns.c); each numeric address is tried with PHP's own asynchronous
  *    connect (it makes the socket, applies bindto and the socket options),
  *    then the coroutine waits for writability, up to the caller's timeout.
  *    unix and udg connects do not wait on a network and stay PHP's own.
+ *    A connect that finds no descriptor for its socket waits as accept
+ *    does, then tries once more before it fails as PHP fails.
  *
  * The results and errors are PHP's: the same returncode, error_code and
  * error text xp_socket.c would give.
@@ -114,20 +120,36 @@ static int io_accept(php_stream *stream, const php_stream_ops *orig, php_stream_
 	}
 	uint64_t deadline = async_io_deadline(user_tv);
 	struct timeval zero = { 0, 0 };
+	bool waited_for_fd = false;
 	for (;;) {
 		xp->inputs.timeout = &zero;
 		int rc = orig->set_option(stream, PHP_STREAM_OPTION_XPORT_API, 0, xp);
 		xp->inputs.timeout = user_tv;
 		int err = xp->outputs.error_code;
+		bool shortage = rc == PHP_STREAM_OPTION_RETURN_OK && xp->outputs.client == NULL && async_io_fd_shortage(err);
 		if (rc != PHP_STREAM_OPTION_RETURN_OK || xp->outputs.client != NULL
-				|| (err != ETIMEDOUT && err != EAGAIN && err != EWOULDBLOCK)) {
+				|| (err != ETIMEDOUT && err != EAGAIN && err != EWOULDBLOCK && (!shortage || waited_for_fd))) {
+			if (waited_for_fd && xp->outputs.client != NULL) {
+				async_io_fd_obtained();
+			}
 			return io_accepted(xp, rc); /* accepted, or failed as PHP fails */
 		}
 		if (xp->outputs.error_text != NULL) {
 			zend_string_release(xp->outputs.error_text);
 			xp->outputs.error_text = NULL;
 		}
-		async_io_status st = async_io_stream_wait_on(stream, sock->socket, TASYNC_IO_READABLE, deadline);
+		async_io_status st;
+		if (shortage) {
+			/* No descriptor for the connection: once, until one is closed
+			 * or the backoff passed, then the last try. */
+			waited_for_fd = true;
+			st = async_io_stream_fd_shortage_wait(stream, deadline);
+			if (st == ASYNC_IO_TIMEOUT) {
+				continue;
+			}
+		} else {
+			st = async_io_stream_wait_on(stream, sock->socket, TASYNC_IO_READABLE, deadline);
+		}
 		switch (st) {
 			case ASYNC_IO_READY:
 				continue;
@@ -152,6 +174,31 @@ static int io_accept(php_stream *stream, const php_stream_ops *orig, php_stream_
 }
 
 /* --------------------------------------------------------------- connect */
+
+/*
+ * After PHP's connect p failed: when it failed for want of a descriptor
+ * for the socket (PHP reports no error code then: "Unknown error", or
+ * "Failed to create unix socket"), the first time, waits until PHP closes
+ * one or the backoff passes (io/wait.c) and returns ASYNC_IO_READY: try
+ * once more. Otherwise (or the second time) ASYNC_IO_UNSUPPORTED: the
+ * failure is the call's. ASYNC_IO_CANCELLED or ASYNC_IO_ABORTED when the
+ * wait was cancelled.
+ */
+static async_io_status io_connect_failed_for_fd(php_netstream_data_t *sock, php_stream_xport_param *p,
+		uint64_t deadline, bool *waited)
+{
+	if (*waited || p->outputs.returncode != -1 || p->outputs.error_code != 0 || sock->socket != -1
+			|| !async_io_fd_shortage_now()) {
+		return ASYNC_IO_UNSUPPORTED;
+	}
+	*waited = true;
+	if (p->outputs.error_text != NULL) {
+		zend_string_release(p->outputs.error_text);
+		p->outputs.error_text = NULL;
+	}
+	async_io_status st = async_io_fd_shortage_wait(deadline);
+	return st == ASYNC_IO_TIMEOUT ? ASYNC_IO_READY : st; /* the last try fails as PHP's */
+}
 
 /* The host and port of "host:port" / "[v6]:port", as xp_socket.c parses
  * them; NULL when PHP would report a parse error. */
@@ -196,13 +243,27 @@ static int io_connect_one(php_stream *stream, const php_stream_ops *orig, php_st
 {
 	php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
 	php_stream_xport_param one;
-	memset(&one, 0, sizeof(one));
-	one.op = STREAM_XPORT_OP_CONNECT_ASYNC;
-	one.want_errortext = xp->want_errortext;
-	one.inputs.name = (char *) name;
-	one.inputs.namelen = strlen(name);
-	one.inputs.timeout = xp->inputs.timeout;
-	async_io_stream_delegate_option(stream, orig, PHP_STREAM_OPTION_XPORT_API, 0, &one);
+	bool waited_for_fd = false;
+	async_io_status again;
+	do {
+		memset(&one, 0, sizeof(one));
+		one.op = STREAM_XPORT_OP_CONNECT_ASYNC;
+		one.want_errortext = xp->want_errortext;
+		one.inputs.name = (char *) name;
+		one.inputs.namelen = strlen(name);
+		one.inputs.timeout = xp->inputs.timeout;
+		async_io_stream_delegate_option(stream, orig, PHP_STREAM_OPTION_XPORT_API, 0, &one);
+	} while ((again = io_connect_failed_for_fd(sock, &one, deadline, &waited_for_fd)) == ASYNC_IO_READY);
+	if (again == ASYNC_IO_CANCELLED || again == ASYNC_IO_ABORTED) {
+		if (again == ASYNC_IO_ABORTED) {
+			io_mute_rest_of_call();
+		}
+		*err = ECANCELED;
+		return -1;
+	}
+	if (waited_for_fd && one.outputs.returncode != -1) {
+		async_io_fd_obtained();
+	}
 
 	if (one.outputs.returncode == -1) {
 		*err = one.outputs.error_code;
@@ -303,9 +364,27 @@ static bool io_numeric_name(const struct sockaddr *sa, socklen_t salen, int port
 static int io_connect(php_stream *stream, const php_stream_ops *orig, php_stream_xport_param *xp)
 {
 	const char *label = orig->label;
-	/* unix and udg: connect() does not wait on a network; PHP's own code. */
+	/* unix and udg: connect() does not wait on a network; PHP's own code,
+	 * which may still wait for a descriptor (io_connect_failed_for_fd). */
 	if (strcmp(label, "unix_socket") == 0 || strcmp(label, "udg_socket") == 0) {
-		return async_io_stream_delegate_option(stream, orig, PHP_STREAM_OPTION_XPORT_API, 0, xp);
+		php_netstream_data_t *sock = (php_netstream_data_t *) stream->abstract;
+		uint64_t deadline = async_io_deadline(xp->inputs.timeout);
+		bool waited_for_fd = false;
+		async_io_status again;
+		int rc;
+		do {
+			rc = async_io_stream_delegate_option(stream, orig, PHP_STREAM_OPTION_XPORT_API, 0, xp);
+		} while ((again = io_connect_failed_for_fd(sock, xp, deadline, &waited_for_fd)) == ASYNC_IO_READY);
+		if (again == ASYNC_IO_CANCELLED || again == ASYNC_IO_ABORTED) {
+			if (again == ASYNC_IO_ABORTED) {
+				io_mute_rest_of_call();
+			}
+			return io_xport_failed(xp, ECANCELED);
+		}
+		if (waited_for_fd && xp->outputs.returncode != -1) {
+			async_io_fd_obtained();
+		}
+		return rc;
 	}
 	int port = 0;
 	char *host = io_parse_ip_address(xp->inputs.name, xp->inputs.namelen, &port);

@@ -195,19 +195,17 @@ static bool io_fd_blocking(int fd)
 
 static bool io_stream_closing(php_stream *stream)
 {
-	async_io_busy *b = async_io_busy_find(stream);
-	return b != NULL && b->closing;
+	return async_io_busy_refused(async_io_busy_find(stream));
 }
 
 /* Waits until fd is ready for events, counted as a user of stream. */
 static async_io_status io_wait_on(php_stream *stream, int fd, unsigned events, uint64_t deadline)
 {
 	async_io_busy *b = async_io_busy_enter(stream);
-	if (b->closing) {
+	if (async_io_busy_refused(b)) {
 		async_io_busy_leave(b);
 		return ASYNC_IO_CLOSED;
 	}
-	stream->flags |= IO_STDIO_WATCHED;
 	async_io_status st = async_io_wait_fd(fd, events, deadline, NULL);
 	async_io_busy_check_gone(b);
 	bool closing = b->closing;
@@ -230,7 +228,7 @@ async_io_status async_io_stdio_write_turn_wait(php_stream *stream, tasync_corout
 {
 	async_io_busy *b;
 	while ((b = async_io_busy_find(stream)) != NULL && b->writer != NULL && b->writer != self) {
-		if (b->closing) {
+		if (async_io_busy_refused(b)) {
 			return ASYNC_IO_CLOSED;
 		}
 		async_io_status st = async_io_busy_wait(b, deadline, true);
@@ -343,13 +341,12 @@ static ssize_t io_pipe_write(php_stream *stream, int fd, const char *buf, size_t
 				return async_io_stdio_orig_ops.write(stream, buf, n != 0 && count > PIPE_BUF ? PIPE_BUF : count);
 			}
 			async_io_busy *b = async_io_busy_enter(stream);
-			if (b->closing) {
+			if (async_io_busy_refused(b)) {
 				async_io_busy_leave(b);
 				st = ASYNC_IO_CLOSED;
 				break;
 			}
 			b->writer = self;
-			stream->flags |= IO_STDIO_WATCHED;
 			st = async_io_wait_fd(fd, TASYNC_IO_WRITABLE, deadline, NULL);
 			async_io_busy_check_gone(b);
 			if (b->closing && st != ASYNC_IO_ABORTED) {
@@ -569,8 +566,15 @@ static int io_stdio_close(php_stream *stream, int close_handle)
 		 * waits end before the fd goes. */
 		tasync_fd_forget(ASYNC_G(rt), fd);
 	}
-	if (close_handle && fd >= 0 && (stream->flags & IO_STDIO_WATCHED) && ASYNC_G(rt) != NULL) {
+	if (close_handle && fd >= 0 && ASYNC_G(rt) != NULL) {
+		/* Whoever waits on the fd (this stream's own calls, another
+		 * extension through the ABI, stream_select()) is woken with EBADF,
+		 * and the reactor does not keep watching a number that close()
+		 * hands back to the system. Costs one look-up when nobody waits. */
 		tasync_fd_forget(ASYNC_G(rt), fd);
+	}
+	if (close_handle && fd >= 0) {
+		async_io_fd_released(); /* a call waiting for a descriptor tries again */
 	}
 	bool locked = (stream->flags & IO_STDIO_LOCKED) != 0;
 	io_stdio_state state;
@@ -607,6 +611,20 @@ static ZEND_NAMED_FUNCTION(async_io_stdio_fclose)
 	orig_fclose(INTERNAL_FUNCTION_PARAM_PASSTHRU);
 }
 
+/* ------------------------------------------------------------------ cast */
+
+/* An fd for copy_file_range() is refused during a coroutine's copy of a
+ * plain file (io/file_streams.c: PHP then copies through the ops). */
+static int io_stdio_cast(php_stream *stream, int castas, void **ret)
+{
+	int fd;
+	if (castas == PHP_STREAM_AS_FD && ret != NULL && async_io_file_stream_copying(stream)
+			&& (io_kind(stream, &fd) & IO_STDIO_FILE)) {
+		return FAILURE;
+	}
+	return async_io_stdio_orig_ops.cast(stream, castas, ret);
+}
+
 /* ---------------------------------------------------------------- module */
 
 void async_io_stdio_startup(void)
@@ -620,8 +638,12 @@ void async_io_stdio_startup(void)
 	php_stream_stdio_ops.write = io_stdio_write;
 	php_stream_stdio_ops.close = io_stdio_close;
 	php_stream_stdio_ops.set_option = io_stdio_set_option;
+	if (php_stream_stdio_ops.cast != NULL) {
+		php_stream_stdio_ops.cast = io_stdio_cast;
+	}
 	ops_patched = true;
 	orig_fclose = async_io_hook("fclose", async_io_stdio_fclose);
+	async_io_file_streams_startup();
 }
 
 void async_io_stdio_request_shutdown(void)
@@ -636,6 +658,7 @@ void async_io_stdio_shutdown(void)
 		php_stream_stdio_ops.write = async_io_stdio_orig_ops.write;
 		php_stream_stdio_ops.close = async_io_stdio_orig_ops.close;
 		php_stream_stdio_ops.set_option = async_io_stdio_orig_ops.set_option;
+		php_stream_stdio_ops.cast = async_io_stdio_orig_ops.cast;
 	}
 	ops_patched = false;
 	if (io_states_ready) {

@@ -18,7 +18,6 @@
 #define IO_STDIO_REMOTE     0x08000000u /* file on a remote filesystem (io/filesystems.c) */
 #define IO_STDIO_MEMORY     0x04000000u /* file on a memory filesystem */
 #define IO_STDIO_NO_NOWAIT  0x02000000u /* the filesystem refuses RWF_NOWAIT */
-#define IO_STDIO_WATCHED    0x01000000u /* the runtime saw the fd: forget it at close */
 #define IO_STDIO_LOCKED     0x00800000u /* holds a flock() */
 #define IO_STDIO_STATE      0x00400000u /* has an io_stdio_state */
 #define IO_STDIO_CANCELLED  0x00200000u /* an operation was cancelled */

@@ -77,4 +77,34 @@ async_io_status async_io_await(tasync_awaitable_t *aw, uint64_t deadline);
  * on ASYNC_IO_CANCELLED / ABORTED it has not run or has run to its end. */
 async_io_status async_io_offload(void (*fn)(void *data), void *data);
 
+/*
+ * When a call finds no descriptor left (EMFILE, ENFILE; see io/wait.c):
+ * async_io_fd_shortage(err) tells such an error; async_io_fd_shortage_now()
+ * whether the process is out of them now (PHP's connects report no error
+ * code when socket() fails). async_io_fd_shortage_wait() suspends the
+ * coroutine until PHP closes a descriptor or the backoff passes (READY: try
+ * again), or the deadline (0: none) passes (TIMEOUT). Every close async.so
+ * sees calls async_io_fd_released(); a call that got its descriptor after
+ * waiting calls async_io_fd_obtained(), which restarts the backoff.
+ */
+bool async_io_fd_shortage(int err);
+bool async_io_fd_shortage_now(void);
+async_io_status async_io_fd_shortage_wait(uint64_t deadline);
+void async_io_fd_released(void);
+void async_io_fd_obtained(void);
+
+/*
+ * A call that failed at once without suspending where it cannot suspend
+ * (its stream is being closed by another coroutine) makes its coroutine
+ * yield at the engine's next interrupt check, after PHP's call returned:
+ * a loop of such calls lets the others run and its pending cancellation
+ * be thrown. No-op outside a PHP coroutine.
+ */
+void async_io_yield_soon(void);
+
+/* The module's MINIT, RSHUTDOWN (before the runtime goes) and MSHUTDOWN. */
+void async_io_wait_startup(void);
+void async_io_wait_request_shutdown(void);
+void async_io_wait_shutdown(void);
+
 #endif /* ASYNC_IO_WAIT_H */

@@ -17,6 +17,7 @@
 #include "runtime/host.h"
 
 #include "api/exceptions.h"
+#include "runtime/fibers.h"
 #include "runtime/globals.h"
 
 #include "zend_fibers.h"
@@ -63,6 +64,23 @@ void async_defer_release(zval *zv)
 		 * the reference now, it runs no code; later it would be gone. */
 		zval_ptr_dtor(zv);
 		return;
+	}
+	if (Z_REFCOUNTED_P(zv)) {
+		/* The same value is queued already (the one cancellation error of
+		 * an abort, released by every coroutine it ends, thousands in a
+		 * row with no safe point between them): that entry still holds a
+		 * reference, so this one is dropped now (it can neither free the
+		 * value nor start the collector), and the queue does not grow
+		 * with the number of coroutines. After an out-of-memory error
+		 * (rule C22) the unwinding must need no memory per coroutine. */
+		uint32_t n = ASYNC_G(deferred_count);
+		for (uint32_t i = n; i > 0 && n - i < 8; i--) {
+			zval *q = &ASYNC_G(deferred)[i - 1];
+			if (Z_REFCOUNTED_P(q) && Z_COUNTED_P(q) == Z_COUNTED_P(zv)) {
+				GC_DELREF(Z_COUNTED_P(zv));
+				return;
+			}
+		}
 	}
 	if (ASYNC_G(deferred_count) == ASYNC_G(deferred_size)) {
 		ASYNC_G(deferred_size) = ASYNC_G(deferred_size) ? ASYNC_G(deferred_size) * 2 : 16;
@@ -168,6 +186,7 @@ static void host_save_vm(async_vm_state *s)
 	s->jit_trace_num = EG(jit_trace_num);
 	s->bailout = EG(bailout);
 	s->active_fiber = EG(active_fiber);
+	s->fiber_context = EG(current_fiber_context);
 	s->error_handling = EG(error_handling);
 	s->exception_class = EG(exception_class);
 	s->ob_handlers = OG(handlers);
@@ -190,6 +209,7 @@ static void host_restore_vm(const async_vm_state *s)
 	EG(jit_trace_num) = s->jit_trace_num;
 	EG(bailout) = s->bailout;
 	EG(active_fiber) = s->active_fiber;
+	EG(current_fiber_context) = s->fiber_context;
 	EG(error_handling) = s->error_handling;
 	EG(exception_class) = s->exception_class;
 	OG(handlers) = s->ob_handlers;
@@ -262,6 +282,11 @@ void async_host_coroutine_enter(void *hd, tasync_coroutine_t *co, void *co_data)
 	(void) co;
 	if (co_data != NULL) {
 		host_restore_vm(co_data);
+		/* Fibers in coroutines and the fiber observers (C13): the switch's
+		 * one branch when neither is in use. */
+		if (UNEXPECTED(ASYNC_G(fiber_contexts))) {
+			async_fibers_entered(co_data);
+		}
 	}
 }
 
@@ -271,6 +296,8 @@ void async_host_coroutine_leave(void *hd, tasync_coroutine_t *co, void *co_data)
 	(void) co;
 	if (co_data != NULL) {
 		host_save_vm(co_data);
+		/* The `from` of the next switch the fiber observers hear of. */
+		ASYNC_G(fiber_left) = EG(current_fiber_context);
 	}
 	/* Native coroutines (no PHP state) run next possibly: leave no frame
 	 * pointer behind that capture_location could follow. */
@@ -401,9 +428,31 @@ void async_safe_point(void)
 	async_flush_releases();
 }
 
+void async_defer_free(async_deferred_free *node, void (*run)(async_deferred_free *node))
+{
+	node->run = run;
+	node->next = NULL;
+	if (ASYNC_G(deferred_frees_last) != NULL) {
+		ASYNC_G(deferred_frees_last)->next = node;
+	} else {
+		ASYNC_G(deferred_frees) = node;
+	}
+	ASYNC_G(deferred_frees_last) = node;
+}
+
 void async_flush_releases(void)
 {
-	while (ASYNC_G(deferred_count) > 0 || ASYNC_G(deferred_scope_count) > 0) {
+	while (ASYNC_G(deferred_count) > 0 || ASYNC_G(deferred_scope_count) > 0 || ASYNC_G(deferred_frees) != NULL) {
+		if (ASYNC_G(deferred_frees) != NULL) {
+			/* Each frees what holds the next pointer: unlink it first. */
+			async_deferred_free *node = ASYNC_G(deferred_frees);
+			ASYNC_G(deferred_frees) = node->next;
+			if (ASYNC_G(deferred_frees) == NULL) {
+				ASYNC_G(deferred_frees_last) = NULL;
+			}
+			node->run(node);
+			continue;
+		}
 		if (ASYNC_G(deferred_scope_count) > 0) {
 			tasync_scope_release(ASYNC_G(deferred_scopes)[--ASYNC_G(deferred_scope_count)]);
 			continue;

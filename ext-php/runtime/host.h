@@ -34,6 +34,8 @@ void async_output_end(void);
 
 /* Queues a zval (whose reference we own) to be released at a safe point. */
 void async_defer_release(zval *zv);
+/* Queues node->run(node) for the next safe point; allocates nothing. */
+void async_defer_free(async_deferred_free *node, void (*run)(async_deferred_free *node));
 
 /*
  * A safe point: PHP code may run. Shows the warnings the core reported and

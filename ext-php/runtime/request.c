@@ -235,6 +235,7 @@ void async_request_begin(void)
 	ASYNC_G(last_filename) = NULL;
 	ASYNC_G(deferred) = NULL;
 	ASYNC_G(deferred_count) = ASYNC_G(deferred_size) = 0;
+	ASYNC_G(deferred_frees) = ASYNC_G(deferred_frees_last) = NULL;
 	ASYNC_G(warnings) = NULL;
 	ASYNC_G(warning_count) = ASYNC_G(warning_size) = 0;
 	ASYNC_G(deferred_scopes) = NULL;
@@ -243,6 +244,8 @@ void async_request_begin(void)
 	ASYNC_G(aborting) = false;
 	ASYNC_G(fatal_abort) = false;
 	ASYNC_G(fiber_used) = false;
+	ASYNC_G(fiber_contexts) = false;
+	ASYNC_G(fiber_left) = NULL;
 	register_end_of_script();
 }
 

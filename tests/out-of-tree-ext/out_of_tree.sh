@@ -13,7 +13,8 @@
 #  4. tests/out-of-tree-ext (fdwait.c, config.m4) copied out and built with
 #     phpize && ./configure && make, -Werror, from the install only;
 #  5. its phpt run by the installed run_phpt.py with the installed helpers,
-#     async.so and backends, on every installed backend.
+#     async.so and backends, on every installed backend;
+#  6. the same phpt under valgrind on the default backend.
 #
 #   out_of_tree.sh <build dir> <prefix> <async.so install dir> <php> <run-tests.php> <source root>
 #                  <phpt helpers install dir>
@@ -132,5 +133,27 @@ for b in $backends; do
     echo "$out" | grep -q '^not ok' && { echo "$out" | sed 's/^/# /'; status=1; }
     n=$((n + $(echo "$out" | grep -cE '^(ok|not ok)')))
 done
+
+# 6. The same phpt under valgrind (the installed runner's --valgrind and
+#    suppressions), on uv (the default backend; else the first one): leaks
+#    and memory errors of the extension's waits, and of async.so ending them.
+first=$(echo $backends | cut -d' ' -f1)
+case " $(echo $backends) " in *" uv "*) first=uv ;; esac
+if command -v valgrind >/dev/null 2>&1; then
+    out=$("$runner" --php "$php" --run-tests "$run_tests" --ext "$async_so" --ext "$so" \
+        --backend-dir "$backenddir" --reactor "$first" --valgrind --suppressions "$helpers/valgrind.supp" \
+        "$here/tests") || status=1
+    echo "$out" | grep -E '^(ok|not ok)' | while read -r line; do
+        case "$line" in
+            ok*) echo "ok - $first under valgrind: ${line#ok * - }" ;;
+            *) echo "not ok - $first under valgrind: ${line#not ok * - }" ;;
+        esac
+    done
+    echo "$out" | grep -q '^not ok' && { echo "$out" | sed 's/^/# /'; status=1; }
+    n=$((n + $(echo "$out" | grep -cE '^(ok|not ok)')))
+else
+    n=$((n + 1))
+    echo "ok $n - the phpt under valgrind # SKIP valgrind is not installed"
+fi
 echo "1..$n"
 exit $status

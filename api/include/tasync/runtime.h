@@ -456,8 +456,11 @@ TASYNC_API int tasync_await_fd_until(tasync_runtime_t *rt, int fd, unsigned even
 
 /*
  * Tells the runtime that fd is about to be closed: coroutines waiting on it
- * are resumed with -EBADF and its reactor watch is removed. Call it before
- * close(fd) for any fd that was passed to tasync_await_fd. Since: ABI 1.0.
+ * are resumed with -EBADF, whoever started their waits, and its reactor
+ * watch is removed. Call it before close(fd) for any fd that was passed to
+ * tasync_await_fd. Whoever closes an fd calls it, so that no wait outlives
+ * the descriptor: a host does it for the descriptors it closes (PHP's
+ * async.so for every stream and socket PHP closes). Since: ABI 1.0.
  */
 TASYNC_API void tasync_fd_forget(tasync_runtime_t *rt, int fd);
 

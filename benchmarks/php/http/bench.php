@@ -1,22 +1,33 @@
 <?php
-// The HTTP keep-alive benchmark (issue 13): every server of this folder
-// pinned to CPU 0, wrk (one thread) pinned to CPU 1, at 50 and 1000
+// The HTTP keep-alive benchmark (issues 13 and 24): every server of this
+// folder pinned to CPU 0, wrk (one thread) pinned to CPU 1, at 50 and 1000
 // connections, the servers taking turns in every round (forward, then
 // backward, ...) so that a disturbance from another process hits one round
 // of a few servers rather than every run of one.
 //
 //   php -n bench.php BUILD_DIR [--seconds=3] [--rounds=3] [--connections=50,1000]
-//                              [--backends=uv,uring,ev] [--only=NAME,...]
+//                              [--backends=uv,uring,ev] [--only=NAME,...] [--grind]
 //
 // BUILD_DIR is a meson build with ext-php/async.so, backends/ and
-// benchmarks/http-floor (./dev bench uses build-release). Printed per server
-// and connection count: requests per second (median of the rounds, and the
-// range), the server's CPU time per request (utime + stime of the whole
-// process from /proc/PID/stat over the measured run, divided by wrk's
-// request count), its RSS after each round, and the ratios against the
-// baselines measured in the same script: the runtime against AMPHP v2, and
-// the runtime's CPU per request against the C floor on the same kind of
-// reactor (epoll for uv and ev, io_uring for uring).
+// benchmarks/http-floor (./dev bench uses build-release). Two servers on
+// each side: the minimal one (server.php, amp_server.php) and the realistic
+// one (real_server.php, amp_real_server.php: the request parsed into an
+// array, Content-Length bodies, Connection: close, a 30 s idle timeout per
+// connection, accept with a 1 s timeout). Printed per server and connection
+// count: requests per second (median of the rounds, and the range), the
+// server's CPU time per request (utime + stime of the whole process from
+// /proc/PID/stat over the measured run, divided by wrk's request count) and
+// its user/kernel split, its RSS after each round, and the ratios against
+// the baselines measured in the same script (issue 24's goals): at 1000
+// connections the runtime's CPU per request <= 0.85x AMPHP v2's for the same
+// server on every backend, and the minimal server's <= 1.25x the C floor of
+// the same kind of reactor (epoll for uv and ev, io_uring for uring) at 1000
+// connections and <= 1.15x at 50.
+//
+// --grind adds, next to each figure, the instructions and the cache misses
+// per request of the same server at the same connection count under
+// cachegrind (grind.php: simulated caches, as this VM has no hardware
+// counters; independent of the machine's load). It takes several minutes.
 //
 // Bounded: every wrk run is killed after its duration plus 10 s; every
 // process started here is killed by PID when the script ends, on an error
@@ -24,21 +35,25 @@
 declare(strict_types=1);
 
 const BASE_PORT = 18200;
-const GOAL_VS_AMP = 1.5;      // runtime req/s >= 1.5x AMPHP's
-const GOAL_VS_FLOOR = 1.5;    // runtime CPU/request <= 1.5x the C floor's
+const GOAL_CPU_VS_AMP = 0.85;       // 1000 conns: runtime CPU/request <= 0.85x AMPHP v2's, same server
+const GOAL_CPU_VS_FLOOR_1000 = 1.25;  // minimal server, 1000 conns: <= 1.25x the C floor's
+const GOAL_CPU_VS_FLOOR_50 = 1.15;    // minimal server, 50 conns: <= 1.15x the C floor's
 
 // ------------------------------------------------------------ arguments
 
-$opts = ['seconds' => '3', 'rounds' => '3', 'connections' => '50,1000', 'backends' => 'uv,uring,ev', 'only' => ''];
+$opts = ['seconds' => '3', 'rounds' => '3', 'connections' => '50,1000', 'backends' => 'uv,uring,ev', 'only' => '',
+    'grind' => null];
 $build = null;
 foreach (array_slice($argv, 1) as $arg) {
     if (preg_match('/^--([a-z]+)=(.*)$/', $arg, $m) && array_key_exists($m[1], $opts)) {
         $opts[$m[1]] = $m[2];
+    } elseif ($arg === '--grind') {
+        $opts['grind'] = true;
     } elseif ($build === null && $arg[0] !== '-') {
         $build = $arg;
     } else {
         fwrite(STDERR, "usage: bench.php BUILD_DIR [--seconds=S] [--rounds=N] [--connections=50,1000] "
-            . "[--backends=uv,uring,ev] [--only=NAME,...]\n");
+            . "[--backends=uv,uring,ev] [--only=NAME,...] [--grind]\n");
         exit(2);
     }
 }
@@ -110,9 +125,10 @@ for ($r = 0; $r < $rounds; $r++) {
         [$pid, $p, $log] = $started[$name];
         foreach ($connections as $c) {
             wrk($p, $c, 1, ['taskset', '-c', '1']);  // warm-up: connections accepted, code and memory warm
-            $cpu0 = cpu_seconds($pid);
+            [$user0, $sys0] = cpu_split($pid);
             $res = wrk($p, $c, $seconds, ['taskset', '-c', '1']);
-            $cpu = cpu_seconds($pid) - $cpu0;
+            [$user1, $sys1] = cpu_split($pid);
+            $cpu = $user1 - $user0 + $sys1 - $sys0;
             if (!running($pid)) {
                 throw new RuntimeException("$name died: " . file_get_contents($log));
             }
@@ -120,7 +136,8 @@ for ($r = 0; $r < $rounds; $r++) {
                 continue;
             }
             [$reqs, $secs, $errors] = $res;
-            $results[$name][$c][] = [$reqs / $secs, $reqs > 0 ? $cpu / $reqs * 1e6 : NAN, $errors];
+            $results[$name][$c][] = [$reqs / $secs, $reqs > 0 ? $cpu / $reqs * 1e6 : NAN, $errors,
+                $reqs > 0 ? ($user1 - $user0) / $reqs * 1e6 : NAN, $reqs > 0 ? ($sys1 - $sys0) / $reqs * 1e6 : NAN];
             fprintf(STDERR, "  round %d  %-22s %5d conns  %9.0f req/s  %6.2f us/req%s\n", $r + 1, $name, $c,
                 $reqs / $secs, $reqs > 0 ? $cpu / $reqs * 1e6 : NAN, $errors ? "  ($errors errors)" : '');
         }
@@ -128,20 +145,49 @@ for ($r = 0; $r < $rounds; $r++) {
     }
 }
 
+// ------------------------------------------------ cachegrind (--grind)
+
+// name => conns => events per request (grind.php), for the servers that
+// parse HTTP (the runtime, AMPHP, the C floor).
+$grind = [];
+if ($opts['grind']) {
+    require __DIR__ . '/grind.php';
+    fprintf(STDERR, "cachegrind: every server again under valgrind (minutes)\n");
+    $gport = BASE_PORT + 90;
+    foreach ($servers as $name => [$cmd, $kind, $backend]) {
+        if (!in_array($kind, ['floor', 'runtime', 'runtime-real', 'amp', 'amp-real'], true)) {
+            continue;
+        }
+        foreach ($connections as $c) {
+            // Fewer rounds at 1000 connections: the same number of requests.
+            [$low, $high] = $c >= 500 ? [5, 15] : [40, 120];
+            try {
+                $grind[$name][$c] = grind_per_request($cmd, $gport++, 'cachegrind', $c, $low, $high);
+            } catch (RuntimeException $e) {
+                fprintf(STDERR, "cachegrind of %s at %d conns failed: %s\n", $name, $c, $e->getMessage());
+            }
+        }
+    }
+}
+
 // -------------------------------------------------------------- tables
 
-$summary = [];  // name => conns => [rps median, cpu median]
-printf("\n%-22s %6s %10s %19s %11s %9s %24s\n", 'server', 'conns', 'req/s', '(range)', 'CPU us/req', '(range)',
-    'RSS MiB by round');
+$summary = [];  // name => conns => [rps median, cpu median, user median, sys median]
+printf("\n%-24s %6s %10s %17s %10s %13s %7s %7s %24s%s\n", 'server', 'conns', 'req/s', '(range)', 'CPU us/req',
+    '(range)', 'user', 'kernel', 'RSS MiB by round', $grind ? '   cachegrind per request: Ir  D1 miss  LL miss' : '');
 foreach ($results as $name => $byConns) {
     foreach ($byConns as $c => $runs) {
         $rps = array_column($runs, 0);
         $cpu = array_column($runs, 1);
         $errors = array_sum(array_column($runs, 2));
-        $summary[$name][$c] = [median($rps), median($cpu)];
-        printf("%-22s %6d %10.0f %19s %11.2f %9s %24s%s\n", $name, $c, median($rps),
+        $summary[$name][$c] = [median($rps), median($cpu), median(array_column($runs, 3)),
+            median(array_column($runs, 4))];
+        $g = $grind[$name][$c] ?? null;
+        printf("%-24s %6d %10.0f %17s %10.2f %13s %7.2f %7.2f %24s%s%s\n", $name, $c, median($rps),
             sprintf('(%.0f-%.0f)', min($rps), max($rps)), median($cpu), sprintf('(%.1f-%.1f)', min($cpu), max($cpu)),
+            $summary[$name][$c][2], $summary[$name][$c][3],
             $c === $connections[0] ? implode(' ', array_map(static fn ($v) => sprintf('%.1f', $v), $rss[$name])) : '',
+            $g ? sprintf('   %23.0f %8.1f %8.1f', $g['Ir'], $g['D1'], $g['LL']) : '',
             $errors ? "  $errors socket errors" : '');
     }
 }
@@ -150,34 +196,40 @@ foreach ($results as $name => $byConns) {
 function ratio_line(string $what, ?float $value, ?float $baseline, string $goal, ?bool $met): void
 {
     if ($value === null || $baseline === null || !($baseline > 0)) {
-        printf("  %-64s %s\n", $what, 'n/a (a server is missing)');
+        printf("  %-72s %s\n", $what, 'n/a (a server is missing)');
         return;
     }
-    printf("  %-64s %6.2fx  %-10s %s\n", $what, $value / $baseline, $goal,
+    printf("  %-72s %6.2fx  %-10s %s\n", $what, $value / $baseline, $goal,
         $met === null ? '' : ($met ? 'goal met' : 'GOAL MISSED'));
 }
 
-echo "\n== ratios (medians of the rounds above)\n";
+echo "\n== ratios (medians of the rounds above; CPU = user + kernel time of the server per request)\n";
 foreach ($backends as $b) {
-    if (!isset($summary["runtime $b"])) {
+    if (!isset($summary["runtime $b"]) && !isset($summary["runtime $b real"])) {
         continue;
     }
     $floorName = $b === 'uring' ? 'C io_uring' : 'C epoll';
     foreach ($connections as $c) {
-        $rt = $summary["runtime $b"][$c] ?? null;
-        $rtd = $summary["runtime $b delay(1)"][$c] ?? null;
-        $amp = $summary['AMPHP v2'][$c] ?? null;
-        $ampd = $summary['AMPHP v2 delay(1)'][$c] ?? null;
-        $fl = $summary[$floorName][$c] ?? null;
-        $nd = $summary['Node http'][$c] ?? null;
-        $ok = static fn ($a, $b, $f) => $a !== null && $b !== null ? $f($a, $b) : null;
-        ratio_line("$b, $c conns: runtime / AMPHP v2 req/s", $rt[0] ?? null, $amp[0] ?? null, '>= 1.5x',
-            $ok($rt, $amp, static fn ($x, $y) => $x[0] >= GOAL_VS_AMP * $y[0]));
-        ratio_line("$b, $c conns: runtime delay(1) / AMPHP v2 delay(1) req/s", $rtd[0] ?? null, $ampd[0] ?? null,
-            '', null);
-        ratio_line("$b, $c conns: runtime / Node http req/s", $rt[0] ?? null, $nd[0] ?? null, '', null);
-        ratio_line("$b, $c conns: runtime CPU/req / $floorName CPU/req", $rt[1] ?? null, $fl[1] ?? null, '<= 1.5x',
-            $ok($rt, $fl, static fn ($x, $y) => $x[1] <= GOAL_VS_FLOOR * $y[1]));
+        $cpu = static fn (string $name) => $summary[$name][$c][1] ?? null;
+        $rps = static fn (string $name) => $summary[$name][$c][0] ?? null;
+        foreach (['' => 'AMPHP v2', ' real' => 'AMPHP v2 real'] as $suffix => $amp) {
+            $rt = "runtime $b$suffix";
+            $goal = $c >= 1000 ? GOAL_CPU_VS_AMP : null;
+            ratio_line("$b, $c conns: $rt CPU/req / $amp CPU/req", $cpu($rt), $cpu($amp),
+                $goal !== null ? sprintf('<= %.2fx', $goal) : '',
+                $goal !== null && $cpu($rt) !== null && $cpu($amp) !== null ? $cpu($rt) <= $goal * $cpu($amp) : null);
+        }
+        $goal = $c >= 1000 ? GOAL_CPU_VS_FLOOR_1000 : ($c <= 50 ? GOAL_CPU_VS_FLOOR_50 : null);
+        ratio_line("$b, $c conns: runtime $b CPU/req / $floorName CPU/req", $cpu("runtime $b"), $cpu($floorName),
+            $goal !== null ? sprintf('<= %.2fx', $goal) : '',
+            $goal !== null && $cpu("runtime $b") !== null && $cpu($floorName) !== null
+                ? $cpu("runtime $b") <= $goal * $cpu($floorName) : null);
+        ratio_line("$b, $c conns: runtime $b req/s / AMPHP v2 req/s", $rps("runtime $b"), $rps('AMPHP v2'), '', null);
+        ratio_line("$b, $c conns: runtime $b real req/s / AMPHP v2 real req/s", $rps("runtime $b real"),
+            $rps('AMPHP v2 real'), '', null);
+        ratio_line("$b, $c conns: runtime delay(1) / AMPHP v2 delay(1) req/s", $rps("runtime $b delay(1)"),
+            $rps('AMPHP v2 delay(1)'), '', null);
+        ratio_line("$b, $c conns: runtime / Node http req/s", $rps("runtime $b"), $rps('Node http'), '', null);
     }
 }
 echo "\n== RSS after the first round -> after the last, and its growth in each later round (goal: flat)\n";

@@ -136,6 +136,8 @@ function http_servers(string $build, array $backends): array
             $rt = array_merge($php, ['-d', "extension=$ext", '-d', "async.backend_dir=$build/backends",
                 '-d', "async.reactor=$b", "$here/server.php"]);
             $servers["runtime $b"] = [$rt, 'runtime', $b];
+            $servers["runtime $b real"] = [array_merge(array_slice($rt, 0, -1), ["$here/real_server.php"]),
+                'runtime-real', $b];
             $servers["runtime $b delay(1)"] = [array_merge($rt, ['@PORT', 'delay']), 'runtime-delay', $b];
         }
     } else {
@@ -143,6 +145,7 @@ function http_servers(string $build, array $backends): array
     }
     if (is_file('/usr/share/php/Amp/autoload.php')) {
         $servers['AMPHP v2'] = [array_merge($php, ["$here/amp_server.php"]), 'amp', ''];
+        $servers['AMPHP v2 real'] = [array_merge($php, ["$here/amp_real_server.php"]), 'amp-real', ''];
         $servers['AMPHP v2 delay(1)'] = [array_merge($php, ["$here/amp_server.php", '@PORT', 'delay']), 'amp-delay', ''];
     } else {
         fwrite(STDERR, "php-amphp-amp is not installed: AMPHP is skipped\n");
@@ -167,18 +170,24 @@ function start_server(array $cmd, int $port, string $log): int
     return $pid;
 }
 
-/** utime + stime of the whole process (every thread), in seconds. */
-function cpu_seconds(int $pid): float
+/** [utime, stime] of the whole process (every thread), in seconds. */
+function cpu_split(int $pid): array
 {
     static $clk = null;
     $clk ??= ((int) trim((string) shell_exec('getconf CLK_TCK')) ?: 100);
     $stat = (string) @file_get_contents("/proc/$pid/stat");
     if ($stat === '') {
-        return 0.0;  // gone
+        return [0.0, 0.0];  // gone
     }
     // The command name (field 2) may hold spaces: fields after its ')'.
     $fields = explode(' ', substr($stat, strrpos($stat, ')') + 2));
-    return ((int) $fields[11] + (int) $fields[12]) / $clk;
+    return [(int) $fields[11] / $clk, (int) $fields[12] / $clk];
+}
+
+/** utime + stime of the whole process (every thread), in seconds. */
+function cpu_seconds(int $pid): float
+{
+    return array_sum(cpu_split($pid));
 }
 
 /**

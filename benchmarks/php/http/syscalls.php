@@ -19,7 +19,7 @@
 //                                 [--only=NAME,...]
 declare(strict_types=1);
 
-$opts = ['requests' => '20000', 'connections' => '50,1000', 'only' => 'runtime uv,runtime uring,runtime ev,AMPHP v2,C epoll,C io_uring'];
+$opts = ['requests' => '20000', 'connections' => '50,1000', 'only' => 'runtime uv,runtime uring,runtime ev,runtime uv real,runtime uring real,runtime ev real,AMPHP v2,AMPHP v2 real,C epoll,C io_uring'];
 $build = null;
 foreach (array_slice($argv, 1) as $arg) {
     if (preg_match('/^--([a-z]+)=(.*)$/', $arg, $m) && array_key_exists($m[1], $opts)) {

@@ -58,12 +58,14 @@ int tasync_runtime::init(const tasync_runtime_options_t &o) {
     if (rc != 0) {
         const bool is_default = o.backend == nullptr || *o.backend == '\0' || std::strcmp(o.backend, kDefaultBackend) == 0;
         if (!(o.flags & TASYNC_RUNTIME_FALLBACK_DEFAULT) || is_default) return report(rc, why);
-        warn(why + "; using the default backend '" + kDefaultBackend + "' instead");
         backend.~LoadedBackend();
         new (&backend) LoadedBackend();
         std::string why2;
         rc = open_backend(kDefaultBackend, dir, &why2);
+        // Warned only once the default backend works: when it fails too (no
+        // descriptors left, say), the error says both.
         if (rc != 0) return report(rc, why + "; and the fallback failed too: " + why2);
+        warn(why + "; using the default backend '" + kDefaultBackend + "' instead");
     }
     ops = &backend.ops();
 
