@@ -60,6 +60,7 @@ Episode::Episode(const Options &o, std::uint64_t s) : opts(o), seed(s), host(thi
 
 Episode::~Episode() {
     if (rt != nullptr && !destroyed) tasync_runtime_destroy(rt);
+    if (on_clock_) the_clock().end_episode();
     run_abandoned();
     for (PipeRec &p : pipes) {
         if (p.rfd >= 0) close(p.rfd);
@@ -69,19 +70,20 @@ Episode::~Episode() {
 
 std::uint64_t Episode::now() { return rt != nullptr && !destroyed ? tasync_runtime_now(rt) : 0; }
 
-// Real durations are short: what they decide is the order of timers,
-// waits and the work around them, which the runtime's clock keeps however
-// short they are; the wall clock an episode spends sleeping is what the
-// tester pays for them (a million operations in well under a minute).
+// Durations are virtual (clock.hpp): they cost no wall-clock time, and
+// what they decide is the order of timers, waits, offloaded work and the
+// zombie timeout (1 ms) around them. Equal ones are frequent, so that ties
+// (which the runtime breaks by the order timers were armed) are common.
 std::uint64_t Episode::duration(Rng &rng) {
-    if (opts.exact) return rng.chance(50) ? 0 : 1;
-    switch (rng.below(6)) {
+    switch (rng.below(8)) {
         case 0: return 0;
         case 1: return 1;
-        case 2: return 10000;    // 10 us
-        case 3: return 50000;    // 50 us
-        case 4: return 200000;   // 200 us
-        default: return 800000;  // 800 us
+        case 2: return 10000;     // 10 us
+        case 3: return 50000;     // 50 us
+        case 4: return 200000;    // 200 us
+        case 5: return 800000;    // 800 us
+        case 6: return 3000000;   // 3 ms: past the zombie timeout
+        default: return 1000000;  // 1 ms: the zombie timeout itself
     }
 }
 
@@ -116,6 +118,12 @@ CoRec *Episode::current() {
 
 void Episode::trace(const std::string &line) {
     if (opts.verbose) std::fprintf(stderr, "%s\n", line.c_str());
+    if (opts.replay_check || opts.fingerprints) {
+        std::uint64_t h = 0xcbf29ce484222325ull ^ the_clock().now();  // FNV-1a
+        for (unsigned char ch : line) h = (h ^ ch) * 0x100000001b3ull;
+        fingerprint_.push_back(h);
+        fingerprint_ops_.push_back(op_index);
+    }
     std::lock_guard<std::mutex> lock(trace_mu_);
     if (!opts.trace_all && trace_.size() >= kTraceLines) trace_.pop_front();
     trace_.push_back(line);
@@ -125,10 +133,9 @@ std::string Episode::report(const std::string &what) {
     std::ostringstream os;
     os << "\n== tasync random tester: " << what << "\n";
     os << "   backend " << opts.backend << ", episode seed " << seed << ", at operation " << op_index << " of "
-       << budget << (opts.exact ? " (exact timing)" : "") << "\n";
+       << budget << "\n";
     os << "   replay: TASYNC_TEST_BACKEND=" << opts.backend << " TASYNC_BACKEND_DIR=" << opts.backend_dir << " "
-       << opts.program << " --episode-seed=" << seed << " --episode-ops=" << budget << (opts.exact ? " --exact" : "")
-       << "\n";
+       << opts.program << " --episode-seed=" << seed << " --episode-ops=" << budget << "\n";
     os << "   last operations (oldest first):\n";
     {
         std::lock_guard<std::mutex> lock(trace_mu_);
@@ -144,6 +151,7 @@ std::string Episode::report(const std::string &what) {
 }
 
 void Episode::crash_report(int sig) {
+    if (reported_.load()) return;  // the hang's abort: reported already
     std::string r = report("CRASH: fatal signal " + std::to_string(sig));
     std::fputs(r.c_str(), stderr);
     std::fflush(stderr);
@@ -186,6 +194,11 @@ void Episode::learn_finally_spawned(CoRec *c) {
 
 
 void Episode::on_enter(tasync_coroutine_t *co, void *data) {
+    // Offloaded work a free pool thread would take is taken before anything
+    // the coroutine does can cancel it; the switch costs virtual time
+    // (clock.hpp).
+    the_clock().barrier();
+    the_clock().advance(switch_cost_ns_);
     ++enter_count_;
     // Switches are bounded by the work an episode does; far more means the
     // scheduler spins (a livelock the wall-clock cap would catch later).
@@ -208,6 +221,7 @@ void Episode::on_enter(tasync_coroutine_t *co, void *data) {
     // switch (a coroutine that returned, say) ended before the error flows.
     else if (c->state == CoState::Done)
         sync();
+    if (c->state == CoState::Done) c->hold_ended = true;  // resumed from its hold (S10)
     if (c->state == CoState::Done && c->in_route) return;  // resumed where route_error parked it (S10)
     if (c->state == CoState::Done && c->outcome_failed && c->error != nullptr &&
         c->error->kind != TASYNC_ERROR_CANCELLATION && !c->routed) {
@@ -243,6 +257,7 @@ void Episode::on_enter(tasync_coroutine_t *co, void *data) {
 void Episode::on_leave(tasync_coroutine_t *, void *) {}
 
 void Episode::on_free(tasync_coroutine_t *co, void *data) {
+    the_clock().coroutine_freed(co);
     auto *c = static_cast<CoRec *>(data);
     if (c == nullptr) return;
     RANDOM_CHECK(*this, !c->freed, name(c) << " freed twice");
@@ -547,6 +562,7 @@ void Episode::learn_shutdown_phase(const std::vector<CoRec *> &known) {
         RANDOM_CHECK(*this, error_may_flow() || deadlock_seen,
                      "C15: shutdown phase " << phase << " without a shutdown request or an unhandled error");
         if (tracing()) trace("   model: learned shutdown phase " + std::to_string(phase));
+        shutdown_learned_op = op_index;
         if (shutdown_phase == TASYNC_SHUTDOWN_NONE) start_shutdown(slot(nullptr, true), &known);
         if (phase == TASYNC_SHUTDOWN_FORCED) forced_shutdown(&known);
         shutdown_phase = phase;
@@ -717,7 +733,8 @@ void Episode::check_scope(ScopeRec *s) {
         for (size_t i = 0; i < kn && i < 64; ++i) listed = listed || kids[i] == k->core;
         if (listed) continue;
         RANDOM_CHECK(*this, !(k->owned || k->observed || k->all > 0),
-                     "S13: " << n << " does not list its live child " << name(k));
+                     "S13: " << n << " does not list its live child " << name(k) << " (owned " << k->owned
+                                << ", observed " << k->observed << ", " << k->all << " coroutines)");
         k->dead = true;  // its last reference went
     }
 }
@@ -824,24 +841,40 @@ EpisodeResult Episode::run() {
         std::string r = report("HANG: the episode did not end within " + std::to_string(opts.wall_cap_s) + " s");
         std::fputs(r.c_str(), stderr);
         std::fflush(stderr);
+        reported_.store(true);
         std::abort();  // a debugger shows where the episode hangs
     });
 
     tasync_runtime_options_t o{};
     o.size = sizeof(o);
-    o.backend = opts.backend.c_str();
     o.host = host.table();
     o.host_data = &host;
     o.stack_size = 64 * 1024;
     o.stack_cache = rng.chance(50) ? 1 : 0;
-    o.zombie_timeout_ns = opts.exact ? 1 : 1000000;
+    o.zombie_timeout_ns = 1000000;
+    // Few pool threads, so that offloaded work also queues (and is taken
+    // back from the queue by cancellations); sometimes more than jobs.
+    o.thread_pool_size = rng.chance(25) ? 16 : 1 + rng.below(3);
+    {
+        static constexpr std::uint64_t kSwitchCosts[] = {0, 0, 1000, 10000, 50000};
+        switch_cost_ns_ = kSwitchCosts[rng.below(5)];
+    }
     char err[512] = {0};
     o.errbuf = err;
     o.errbuf_size = sizeof(err);
-    int rc = tasync_runtime_create(&o, &rt);
-    if (rc != 0) {
-        fail(std::string("tasync_runtime_create failed: ") + err);
+    // The runtime runs on the tester's virtual clock (clock.hpp).
+    const std::string why = the_clock().load(opts.backend);
+    int rc = TASYNC_EBACKEND_NOT_FOUND;
+    if (!why.empty()) {
+        fail("the virtual clock: " + why);
     } else {
+        o.backend = the_clock().path().c_str();
+        the_clock().start_episode(this, o.thread_pool_size);
+        on_clock_ = true;
+        rc = tasync_runtime_create(&o, &rt);
+        if (rc != 0) fail(std::string("tasync_runtime_create failed: ") + err);
+    }
+    if (rc == 0) {
         main = new_co(CoKind::Main, 0, rng.fork());
         main->core = tasync_coroutine_current(rt);
         main->state = CoState::Running;
@@ -862,7 +895,10 @@ EpisodeResult Episode::run() {
     unbind_thread();
     result.ok = !failed;
     result.ops = op_index;
+    result.budget = budget;
     result.report = first_failure_;
+    result.fingerprint = std::move(fingerprint_);
+    result.fingerprint_ops = std::move(fingerprint_ops_);
     return result;
 }
 

@@ -7,6 +7,7 @@
 
 #include <tasync/tasync.h>
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -27,10 +28,11 @@ struct Options {
     std::uint64_t seed = 1;
     std::uint64_t ops = 1000000;    // operations per backend
     std::uint64_t episode_ops = 0;  // 0: drawn per episode
-    bool exact = false;             // no wall-clock-dependent operations
     bool keep_going = false;        // report every failing episode, not only the first
     bool verbose = false;           // print the trace, the model's steps included, as it goes
     bool trace_all = false;         // keep the whole trace, the model's steps included, for the report
+    unsigned replay_check = 0;      // run every this many-th episode twice and compare the runs (0: none)
+    bool fingerprints = false;      // keep the per-line hashes even without replay_check (--fingerprints)
     unsigned wall_cap_s = 60;       // an episode running longer is a hang
     std::string backend;
     std::string program = "build/conformance/random/tasync-random";  // for the replay command
@@ -41,7 +43,12 @@ struct Options {
 struct EpisodeResult {
     bool ok = true;
     std::uint64_t ops = 0;
+    std::uint64_t budget = 0;  // the operations it was drawn (--episode-ops)
     std::string report;  // the failure report, with the replay command
+    // One hash per trace line, of the line and the virtual time it was
+    // written at: two runs of an episode are the same run when these are.
+    std::vector<std::uint64_t> fingerprint;
+    std::vector<std::uint64_t> fingerprint_ops;  // the operation of each line
 };
 
 class Episode {
@@ -103,6 +110,11 @@ public:
     int shutdown_phase = TASYNC_SHUTDOWN_NONE;
     ErrSlot *shutdown_slot = nullptr;  // the error graceful shutdown cancels with
     bool deadlock_seen = false;
+    // The operation in which the model learned a shutdown phase from the
+    // runtime (not requested it): a finally callback whose spawn the model
+    // learns in the same operation may have been spawned before the
+    // phase's sweep (and cancelled by it) or after.
+    std::uint64_t shutdown_learned_op = ~0ull;
     bool force_anytime = false;  // forced wake-ups may end any wait (after C14, C15 phase two)
     bool in_final_run = false;
     bool destroyed = false;
@@ -227,6 +239,11 @@ public:
     bool unseen_cancel_possible(CoRec *c);
     bool scope_unseen_cancel_possible(ScopeRec *s);
     void learn_unseen_cancel(ScopeRec *s);
+    // Whether the runtime still has s, so that its flags can be read: the
+    // tester holds it, or a coroutine or a child scope does (each holds a
+    // reference), which the model sees as an unfinished member that the
+    // runtime still places in s.
+    bool scope_readable(ScopeRec *s);
     void learn_shutdown_phase(const std::vector<CoRec *> &known);
     bool learn_closed(ScopeRec *s);
     void expect_cancel_outcome(CoRec *self, int rc, void *err, const char *what);
@@ -246,7 +263,7 @@ public:
     static void arg_release(void *arg);
     tasync_spawn_options_t spawn_options(CoRec *c, tasync_scope_t *scope);
 
-    // Durations: 0 or 1 ns (exact), or short real ones.
+    // Durations, in virtual time (clock.hpp).
     std::uint64_t duration(Rng &rng);
     std::uint64_t now();
 
@@ -264,6 +281,9 @@ private:
     std::string report(const std::string &what);
 
     std::deque<std::string> trace_;
+    std::atomic<bool> reported_{false};  // the wall-clock cap reported a hang before it aborts
+    std::vector<std::uint64_t> fingerprint_;
+    std::vector<std::uint64_t> fingerprint_ops_;
     std::mutex trace_mu_;
     std::string first_failure_;
     std::uint64_t failure_op_ = 0;
@@ -272,6 +292,9 @@ private:
     std::uint64_t shutdown_at_ = 0;
     std::uint64_t fail_global_at_ = 0;
     bool fail_global_again_ = false;
+    bool on_clock_ = false;  // the virtual clock serves this episode's runtime
+    std::uint64_t switch_cost_ns_ = 0;  // virtual time a switch to a coroutine takes
+
 };
 
 // The episode running on this thread.

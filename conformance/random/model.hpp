@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "clock.hpp"
 #include "host.hpp"
 #include "rng.hpp"
 
@@ -212,6 +213,18 @@ struct CoRec {
     bool routed = false;
     int escalations_entered = 0;  // entries after completion, to escalate a held error (S10)
     bool in_route = false;   // inside tasync_coroutine_route_error, called from its entry
+    // Completed, it left the stack it held its error on (S10): resumed
+    // from the hold (entered again), or its entry returned after
+    // route_error completed it. Once no handler runs on that stack, the
+    // core has let go of its scope (C11: a finally callback registered
+    // then is charged to nobody).
+    bool hold_ended = false;
+    // A handler heard of its error on its own stack before the core
+    // completed it (S10: a supervisor hears at once while a handle is
+    // alive; nobody could await it): the error is not held, the core lets
+    // go of its scope when it completes (C11: a finally callback
+    // registered then is charged to nobody).
+    bool heard_at_once = false;
     bool must_fail = false;  // FailToGlobal: its SetError step always runs
     bool spawn_failed = false;  // the spawn was refused: no coroutine ever existed
     bool outcome_known = false;
@@ -336,8 +349,9 @@ struct PipeRec {
     bool writer_busy = false;
     std::uint64_t inflight_write = 0;  // bytes a write operation in flight may have written already
     int fd_waiters = 0;
+    int write_waiters = 0;      // of fd_waiters, those waiting for the write end
     bool write_closed = false;  // the write end is closed: readers meet the end of file
-    bool feeder = false;        // a timer writes to it while readers wait
+    bool feeder = false;        // a timer writes to it while readers wait, reads while writers do
     bool closed = false;
     unsigned char pattern(std::uint64_t i) const { return static_cast<unsigned char>(i * 131 + pid * 7 + 1); }
 };
@@ -368,12 +382,12 @@ struct TimerRec {
 };
 
 // Work handed to tasync_offload: lives on the heap so that a run after the
-// wait ended is noticed.
+// wait ended is noticed. Its duration is virtual (clock.hpp).
 struct OffloadRec {
     std::atomic<int> runs{0};
     std::atomic<int> running{0};
     int runs_at_return = -1;
-    unsigned spin = 0;
+    Job job;
 };
 
 // A value sent on a channel (T1), as the model knows it. Values are host

@@ -209,6 +209,10 @@ void Episode::spawn_finally(FinRec *f, ScopeRec *charge_to) {
     if (cb->state != CoState::Registered) return;
     spawned(cb, global);
     cb->protect_depth = 1;  // C11: it runs as inside protect(), C20
+    // The completion that spawned it and a shutdown phase were learned in
+    // one operation: the core may have spawned it before the phase's sweep
+    // (an error moving up completes a scope on its way to the global one).
+    if (shutdown_learned_op == op_index) cb->cancel_maybe = true;
     if (charge_to == nullptr || charge_to->is_global) return;
     cb->charged = charge_to;
     // The global scope counts it once, as its member.
@@ -300,8 +304,11 @@ void Episode::cancel_scope(ScopeRec *s, ErrSlot *err, bool explicit_call, bool l
     for (ScopeRec *k : kids) {
         if (!k->dead) cancel_scope(k, learned ? learned_slot() : err, false, learned);
     }
+    // Learned, the cancellation may have come in the same step as another
+    // that reached some of its coroutines first (a shutdown sweep before a
+    // dispose timer, say): each coroutine's error is learned on its own.
     std::vector<CoRec *> members = s->coroutines;
-    for (CoRec *c : members) cancel_co(c, err);
+    for (CoRec *c : members) cancel_co(c, learned ? learned_slot() : err);
     if (s->all == 0) complete_scope(s);
 }
 
@@ -323,6 +330,18 @@ void Episode::learn_unseen_cancel(ScopeRec *s) {
     }
 }
 
+bool Episode::scope_readable(ScopeRec *s) {
+    if (s->queryable()) return true;
+    if (s->dead || s->core == nullptr || s->is_global || destroyed) return false;
+    for (CoRec *c : s->coroutines) {
+        if (!c->freed && c->core != nullptr && c->unfinished() && tasync_coroutine_scope(c->core) == s->core) return true;
+    }
+    for (ScopeRec *k : s->children) {
+        if (scope_readable(k)) return true;
+    }
+    return false;
+}
+
 // S7 (and S8 for TASYNC_DISPOSE_ON_RELEASE).
 void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns, std::uint64_t started_ns) {
     if (s->disposed) return;
@@ -337,20 +356,37 @@ void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns,
     // scope starts the shutdown there, whose sweep may complete scopes (s's
     // parent, say, its coroutines gone while s and its siblings are still
     // open) before s and the rest are disposed.
-    if (error_may_flow() && s->queryable()) {
+    const bool readable = scope_readable(s);
+    if (error_may_flow() && readable) {
         const uint32_t f = tasync_scope_flags(s->core);
-        if ((f & TASYNC_SCOPE_FAILED) && !(f & TASYNC_SCOPE_DISPOSED)) learn_shutdown_phase(std::vector<CoRec *>(unfinished));
+        if ((f & TASYNC_SCOPE_FAILED) && !(f & TASYNC_SCOPE_DISPOSED)) {
+            // On its way up the error cancelled every scope it went through
+            // (no handler there) before it reached the global scope: those
+            // cancellations, not the sweep, reached their coroutines first.
+            ScopeRec *top = nullptr;
+            for (ScopeRec *p = s->parent; p != nullptr && !p->is_global; p = p->parent) {
+                if (p->queryable() && !p->cancelled && (tasync_scope_flags(p->core) & TASYNC_SCOPE_CANCELLED)) top = p;
+            }
+            if (top != nullptr) {
+                if (tracing()) trace("   model: " + name(top) + " cancelled by an error a dispose let move up");
+                cancel_scope(top, learned_slot(), false, true);
+            }
+            learn_shutdown_phase(std::vector<CoRec *>(unfinished));
+        }
     }
     // A scope an error moving up during this very dispose cancelled after
     // the dispose marked it (S10 inside S7) is disposed all the same: the
-    // runtime's flags say which.
-    if (s->cancelled && !(s->queryable() && (tasync_scope_flags(s->core) & TASYNC_SCOPE_DISPOSED))) return;
+    // runtime's flags say which. So is a child the dispose reached before
+    // the error that cancelled its parent moved up from a later child: its
+    // coroutines became zombies before that cancellation reached them. The
+    // tester may no longer hold it; those zombies keep it readable.
+    if (s->cancelled && !(readable && (tasync_scope_flags(s->core) & TASYNC_SCOPE_DISPOSED))) return;
     // The core first lets the errors nobody received in s move up (S10):
     // one that cancels s ends the dispose there, before s is marked and
     // before its children are disposed. The call has returned when the
     // model applies it, so the flags say whether that happened; the
     // cancellation itself is learned by learn_escalations.
-    if (!s->cancelled && error_may_flow() && s->queryable()) {
+    if (!s->cancelled && error_may_flow() && readable) {
         const uint32_t f = tasync_scope_flags(s->core);
         if ((f & TASYNC_SCOPE_CANCELLED) && !(f & TASYNC_SCOPE_DISPOSED)) return;
     }
@@ -370,7 +406,7 @@ void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns,
         // what completes in the walk (a child scope's finally callbacks,
         // charged to it, C11) is there before this scope's completion is
         // decided. Learned here, from the flags, in the runtime's order.
-        if (was_cancelled || !k->queryable() || !error_may_flow()) continue;
+        if (was_cancelled || !scope_readable(k) || !error_may_flow()) continue;
         const uint32_t kf = tasync_scope_flags(k->core);
         if (!(kf & TASYNC_SCOPE_CANCELLED) || (kf & TASYNC_SCOPE_DISPOSED)) continue;
         ScopeRec *top = k;

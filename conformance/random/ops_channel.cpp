@@ -165,7 +165,7 @@ std::string op_chan_send(Episode &ep, CoRec *self) {
     OnUnwind release_v([v, &host = ep.host] { host.release(v); });
     AwRec *canc = pick_cancellation(ep, self);
     Pin pin(canc);
-    const std::uint64_t timeout = !ep.opts.exact && rng.chance(15) ? 1 + ep.duration(rng) : 0;
+    const std::uint64_t timeout = rng.chance(15) ? 1 + ep.duration(rng) : 0;
     self->wait = WaitRec{};
     self->wait.keeps_result = true;
     self->wait.cancellation = canc;
@@ -205,7 +205,7 @@ std::string op_chan_recv(Episode &ep, CoRec *self) {
     const std::size_t count_before = tasync_channel_count(c->ch);
     AwRec *canc = pick_cancellation(ep, self);
     Pin pin(canc);
-    const std::uint64_t timeout = !ep.opts.exact && rng.chance(15) ? 1 + ep.duration(rng) : 0;
+    const std::uint64_t timeout = rng.chance(15) ? 1 + ep.duration(rng) : 0;
     self->wait = WaitRec{};
     self->wait.keeps_result = true;
     self->wait.cancellation = canc;

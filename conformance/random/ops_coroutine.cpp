@@ -602,7 +602,8 @@ std::string op_coroutine_finally(Episode &ep, CoRec *self) {
     // left its stack: a held error, S10), else to nobody. Which of the two
     // is learned from the counts of the nearest scope the tester can query.
     // Without such a scope (the global scope counts the callback as its
-    // member either way), the charge is taken to follow a held error.
+    // member either way), the charge is taken to follow a held error that
+    // is still held (not one a handler heard of before the completion).
     ScopeRec *probe = nullptr;
     if (t->state == CoState::Done && t->scope != nullptr && !t->zombie) {
         for (ScopeRec *p = t->scope; p != nullptr && !p->is_global; p = p->parent) {
@@ -617,7 +618,8 @@ std::string op_coroutine_finally(Episode &ep, CoRec *self) {
     RANDOM_CHECK(ep, rc == 0, "C11: on_finally on " << ep.name(t) << " returned " << rc);
     if (t->state == CoState::Done) {
         bool charged = t->scope != nullptr && !t->zombie && t->outcome_failed && t->error != nullptr &&
-                       t->error->kind != TASYNC_ERROR_CANCELLATION && errors_flow(t);
+                       t->error->kind != TASYNC_ERROR_CANCELLATION && errors_flow(t) &&
+                       !(t->hold_ended && t->handlers == 0) && !t->heard_at_once;
         if (probe != nullptr) charged = tasync_scope_active_count(probe->core) > probe_before;
         ep.spawn_finally(f, charged ? t->scope : nullptr);
         if (!t->settled) {

@@ -9,14 +9,15 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstring>
-#include <thread>
 
 #include "expect.hpp"
 #include "ops.hpp"
 
 namespace tasync_random {
+
+// Reads what p has (up to a buffer), checking the bytes; returns read(2)'s result.
+ssize_t read_pipe(Episode &ep, PipeRec *p, std::size_t want, const char *how);
 
 namespace {
 
@@ -51,8 +52,9 @@ void check_bytes(Episode &ep, PipeRec *p, const unsigned char *buf, std::size_t 
     p->read += n;
 }
 
-// A one-shot timer that writes to p: a reader blocked on p always gets
-// data eventually.
+// A repeating timer that writes to p while readers wait on it, and reads
+// from it while a writer waits for a full end (other writers may fill it
+// while that writer waits): a waiter on p is always woken eventually.
 void feed_later(Episode &ep, PipeRec *p, Rng &rng);
 
 void timer_cb(tasync_timer_t *t, void *data);
@@ -101,6 +103,17 @@ void timer_cb(tasync_timer_t *t, void *data) {
     ep.trace("#" + std::to_string(ep.op_index) + " timer tm" + std::to_string(r->tmid) + " fires (action " +
              std::to_string(r->action) + ")");
     RANDOM_CHECK(ep, !ep.destroyed, "timer tm" << r->tmid << " fired inside tasync_runtime_destroy");
+    // Virtual time makes a timer that fires forever (a waiter it feeds that
+    // is never woken) spin instead of taking the wall-clock cap's minute.
+    RANDOM_CHECK(ep, ep.op_index < 20 * (ep.budget + 1000),
+                 "livelock: timer tm" << r->tmid << " keeps firing, " << ep.op_index << " operations into an episode of "
+                                      << ep.budget);
+    if (ep.failed) {
+        // The episode winds down unchecked: a timer that would go on
+        // firing (the livelock above) must not keep it from ending.
+        destroy_timer(ep, r);
+        return;
+    }
     RANDOM_CHECK(ep, t == r->t, "a timer callback got another timer");
     RANDOM_CHECK(ep, tasync_coroutine_current(ep.rt) == nullptr, "a timer callback runs inside a coroutine");
     RANDOM_CHECK(ep, !r->destroyed, "timer tm" << r->tmid << " fired after it was destroyed");
@@ -119,6 +132,8 @@ void timer_cb(tasync_timer_t *t, void *data) {
             if (p.closed || p.write_closed || (p.fd_waiters == 0 && !p.reader_busy)) {
                 feeder_done = true;
                 p.feeder = false;
+            } else if (p.write_waiters > 0 && !p.reader_busy && !writable_now(p.wfd)) {
+                read_pipe(ep, &p, 1 + rng.below(4096), "the feeder's read");
             } else if (!p.writer_busy) {
                 write_pipe(ep, &p, 1 + rng.below(64));
             }
@@ -262,23 +277,28 @@ std::string op_pipe_write(Episode &ep, CoRec *self) {
     return "p" + std::to_string(p->pid) + " " + std::to_string(n) + " bytes";
 }
 
-std::string op_pipe_read(Episode &ep, CoRec *self) {
-    PipeRec *p = pick_pipe(ep, self->rng);
-    if (p == nullptr || p->reader_busy) return "skip";
-    unsigned char buf[1024];
-    const std::size_t want = 1 + self->rng.below(sizeof(buf));
+ssize_t read_pipe(Episode &ep, PipeRec *p, std::size_t want, const char *how) {
+    unsigned char buf[4096];
+    if (want > sizeof(buf)) want = sizeof(buf);
     ssize_t r = read(p->rfd, buf, want);
     // Readers may be ahead of `written` while a write operation is in
     // flight (the kernel wrote part of it before its completion came).
     const std::uint64_t avail = p->written > p->read ? p->written - p->read : 0;
     if (r > 0) {
-        check_bytes(ep, p, buf, static_cast<std::size_t>(r), "a read");
+        check_bytes(ep, p, buf, static_cast<std::size_t>(r), how);
     } else if (r == 0) {
-        RANDOM_CHECK(ep, p->write_closed && avail == 0, "a read on pipe p" << p->pid << " met the end of file early");
+        RANDOM_CHECK(ep, p->write_closed && avail == 0, how << " on pipe p" << p->pid << " met the end of file early");
     } else {
         RANDOM_CHECK(ep, errno == EAGAIN && avail == 0,
-                     "a read on pipe p" << p->pid << " failed: " << std::strerror(errno) << " with " << avail << " bytes buffered");
+                     how << " on pipe p" << p->pid << " failed: " << std::strerror(errno) << " with " << avail << " bytes buffered");
     }
+    return r;
+}
+
+std::string op_pipe_read(Episode &ep, CoRec *self) {
+    PipeRec *p = pick_pipe(ep, self->rng);
+    if (p == nullptr || p->reader_busy) return "skip";
+    const ssize_t r = read_pipe(ep, p, 1 + self->rng.below(1024), "a read");
     return "p" + std::to_string(p->pid) + " got " + std::to_string(r);
 }
 
@@ -298,8 +318,9 @@ std::string op_await_fd(Episode &ep, CoRec *self) {
     AwRec *canc = pick_cancellation(ep, self);
     Pin canc_pin(canc);
     tasync_awaitable_t *canc_aw = canc_pin.aw;
-    // A reader blocked on an idle pipe must get data eventually.
-    if (readable && (canc == nullptr || canc->kind != AwRec::Kind::Timeout) && !p->write_closed) feed_later(ep, p, rng);
+    // A reader blocked on an idle pipe must get data eventually, a writer
+    // on an end that fills meanwhile room.
+    if ((canc == nullptr || canc->kind != AwRec::Kind::Timeout) && !p->write_closed) feed_later(ep, p, rng);
     const bool canc_done = canc != nullptr && (canc->completed || tasync_awaitable_is_completed(canc_aw));
     self->wait = WaitRec{};
     self->wait.pipe = p;
@@ -309,10 +330,12 @@ std::string op_await_fd(Episode &ep, CoRec *self) {
     ep.begin_wait(self, WaitKind::Fd);
     if (canc_done) self->wait.must_cancel = false, self->wait.may_cancel = self->cancel_pending;
     ++p->fd_waiters;
+    if (!readable) ++p->write_waiters;
     unsigned revents = 0;
     void *err = nullptr;
     int rc = tasync_await_fd(ep.rt, fd, self->wait.events, canc_aw, &revents, &err);
     --p->fd_waiters;
+    if (!readable) --p->write_waiters;
     ep.end_wait(self);
     if (rc == -ECANCELED || rc == TASYNC_EAWAIT_CANCELLED) {
         ep.expect_cancel_outcome(self, rc, err, "an fd wait");
@@ -429,20 +452,20 @@ namespace {
 
 void offload_fn(void *data) {
     auto *r = static_cast<OffloadRec *>(data);
+    the_clock().job_run(&r->job);  // until virtual time ends the work
     r->running.fetch_add(1);
-    if (r->spin != 0) std::this_thread::sleep_for(std::chrono::microseconds(r->spin));
     r->runs.fetch_add(1);
     r->running.fetch_sub(1);
+    the_clock().job_finished(&r->job);
 }
 
 }  // namespace
 
 std::string op_offload(Episode &ep, CoRec *self) {
-    if (ep.opts.exact) return "skip (exact)";
     Rng &rng = self->rng;
     ep.offloads.push_back(std::make_unique<OffloadRec>());
     OffloadRec *r = ep.offloads.back().get();
-    r->spin = rng.chance(50) ? 0 : rng.below(100);
+    const std::uint64_t duration = rng.chance(30) ? 0 : ep.duration(rng);
     AwRec *canc = pick_cancellation(ep, self);
     Pin canc_pin(canc);
     tasync_awaitable_t *canc_aw = canc_pin.aw;
@@ -451,7 +474,9 @@ std::string op_offload(Episode &ep, CoRec *self) {
     self->wait.keeps_result = true;
     ep.begin_wait(self, WaitKind::Offload);
     void *err = nullptr;
+    the_clock().job_submitting(&r->job, self->core, duration);
     int rc = tasync_offload(ep.rt, &offload_fn, r, canc_aw, &err);
+    the_clock().job_returned(&r->job);
     ep.end_wait(self);
     r->runs_at_return = r->runs.load();
     RANDOM_CHECK(ep, r->running.load() == 0, "offloaded work still runs after tasync_offload returned " << rc);
@@ -466,7 +491,8 @@ std::string op_offload(Episode &ep, CoRec *self) {
                      "tasync_offload returned " << rc << " after the work ran " << r->runs_at_return << " times");
     }
     release_error(ep, err);
-    return "rc=" + std::to_string(rc) + " runs " + std::to_string(r->runs_at_return);
+    return "rc=" + std::to_string(rc) + " runs " + std::to_string(r->runs_at_return) + " (" + std::to_string(duration) +
+           " ns)";
 }
 
 std::string op_timer_start(Episode &ep, CoRec *self) {

@@ -214,7 +214,7 @@ std::string op_pool_acquire(Episode &ep, CoRec *self) {
     }
     AwRec *canc = pick_cancellation(ep, self);
     Pin pin(canc);
-    const std::uint64_t timeout = !ep.opts.exact && rng.chance(15) ? 1 + ep.duration(rng) : 0;
+    const std::uint64_t timeout = rng.chance(15) ? 1 + ep.duration(rng) : 0;
     self->wait = WaitRec{};
     self->wait.keeps_result = true;
     self->wait.cancellation = canc;

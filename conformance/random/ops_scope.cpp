@@ -65,6 +65,9 @@ int handler_cb(void *data, tasync_scope_t *scope, tasync_coroutine_t *co, void *
                                                                                     << ep.name(origin));
         }
     }
+    if (origin != nullptr && runner == origin && origin->core != nullptr &&
+        !(tasync_coroutine_flags(origin->core) & TASYNC_CO_COMPLETED))
+        origin->heard_at_once = true;
     if (runner != nullptr) ++runner->handlers;
     int rc = 0;
     // A handler suspends only on the failing coroutine's own stack: one
@@ -356,7 +359,8 @@ std::string op_scope_await(Episode &ep, CoRec *self, bool after_cancel) {
             RANDOM_CHECK(ep, rc == TASYNC_EFAILED && s->cancelled, "S4: await_completion of " << n << " returned " << rc);
             RANDOM_CHECK(ep, ep.error_matches(s->cancel_error, err) ||
                                  (ep.host.is_error(err) && flowing_error(ep, static_cast<Error *>(err))),
-                         "S4: await_completion of the cancelled " << n << " gave an error that is neither its failure nor its cancellation");
+                         "S4: await_completion of the cancelled " << n << " gave an error that is neither its failure nor its cancellation: "
+                                 << ep.describe(err) << ", the model expects " << ep.describe(s->cancel_error));
         }
     }
     s->awaited = true;

@@ -285,6 +285,7 @@ void Episode::entry(tasync_coroutine_t *self, void *arg) {
         ep.learn_escalations();
         if (c->state == CoState::Done) {
             ep.trace("   " + ep.name(c) + " returns (completed inside route_error)");
+            c->hold_ended = true;
             return;
         }
     }

@@ -24,21 +24,30 @@
 //     build/conformance/random/tasync-random --episode-seed=123456789 --episode-ops=1500
 // (one command line)
 //
-// (add --exact if the report says "exact timing"). Episodes are deterministic
-// except where the wall clock decides (short real timeouts, offloaded work):
-// --exact draws only 0/1 ns durations and no offload, for replays that
-// cannot diverge. Options (also as environment variables):
+// An episode is a function of its seed and operation count: the runtime
+// runs on the tester's virtual clock (clock.hpp), which also orders the
+// offloaded work, so the replay does what the failing run did, at the same
+// operation. Options (also as environment variables):
 //   --ops=N            operations in all (TASYNC_RANDOM_OPS; default 1000000)
 //   --seed=S|time      the run's seed (TASYNC_RANDOM_SEED; default 1)
 //   --episode-seed=E   run the one episode E
 //   --episode-ops=N    operations per episode (default: drawn, 200-3000)
-//   --exact            no wall-clock-dependent operations (TASYNC_RANDOM_EXACT=1)
 //   --keep-going       go on after a failing episode, report them all
+//   --replay-check[=N] run every episode (every N-th) twice and fail one
+//                      whose second run differs from the first in any
+//                      operation, outcome or virtual time
+//                      (TASYNC_RANDOM_REPLAY_CHECK=N)
 //   --wall-cap=S       an episode running longer than S seconds is a hang (60)
+//   --fingerprints     print one line per episode: its seed, operations and
+//                      a hash of its whole trace with the virtual times (two
+//                      processes running the same --seed print the same
+//                      lines: diff them)
 //   --verbose          print the trace, with the model's steps, as it goes
 //   --trace            report the whole trace, with the model's steps, on a
 //                      failure only (timing stays closer to a plain run's)
-// The backend is $TASYNC_TEST_BACKEND (uv, uring, ev; default uv).
+// The backend is $TASYNC_TEST_BACKEND (uv, uring, ev; default uv). Besides
+// the run, Random.FoundEpisodesStayFixed runs every episode that once
+// failed (found.hpp), each twice: add a failure's episode there with its fix.
 #include <gtest/gtest.h>
 
 #include <signal.h>
@@ -48,22 +57,30 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
 #include <string>
 
 #include "episode.hpp"
+#include "found.hpp"
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#define TASYNC_RANDOM_LSAN 1
+#endif
 
 namespace {
 
 tasync_random::Options g_opts;
 std::uint64_t g_episode_seed = 0;
 bool g_one_episode = false;
+bool g_fingerprints = false;
 
 std::uint64_t parse_u64(const char *s) { return std::strtoull(s, nullptr, 0); }
 
 void parse(int argc, char **argv) {
     if (const char *e = std::getenv("TASYNC_RANDOM_OPS")) g_opts.ops = parse_u64(e);
     if (const char *e = std::getenv("TASYNC_RANDOM_SEED")) g_opts.seed = parse_u64(e);
-    if (const char *e = std::getenv("TASYNC_RANDOM_EXACT")) g_opts.exact = std::strcmp(e, "0") != 0;
+    if (const char *e = std::getenv("TASYNC_RANDOM_REPLAY_CHECK")) g_opts.replay_check = static_cast<unsigned>(parse_u64(e));
     const char *b = std::getenv("TASYNC_TEST_BACKEND");
     g_opts.backend = b != nullptr && *b != '\0' ? b : "uv";
     // The replay command names this very program and backend directory.
@@ -87,15 +104,71 @@ void parse(int argc, char **argv) {
             g_one_episode = true;
         } else if (const char *v4 = value("--episode-ops=")) g_opts.episode_ops = parse_u64(v4);
         else if (const char *v5 = value("--wall-cap=")) g_opts.wall_cap_s = static_cast<unsigned>(parse_u64(v5));
-        else if (a == "--exact") g_opts.exact = true;
         else if (a == "--keep-going") g_opts.keep_going = true;
+        else if (a == "--replay-check") g_opts.replay_check = 1;
+        else if (const char *v6 = value("--replay-check=")) g_opts.replay_check = static_cast<unsigned>(parse_u64(v6));
         else if (a == "--verbose") g_opts.verbose = true;
+        else if (a == "--fingerprints") g_fingerprints = g_opts.fingerprints = true;
         else if (a == "--trace") g_opts.trace_all = true;
         else {
             std::fprintf(stderr, "tasync-random: unknown option %s\n", argv[i]);
             std::exit(2);
         }
     }
+}
+
+// Runs one episode; with --replay-check twice, the second run compared
+// with the first (a replay that diverges fails the episode).
+tasync_random::EpisodeResult run_episode(std::uint64_t seed, bool check) {
+    using namespace tasync_random;
+    EpisodeResult r;
+    {
+        Episode ep(g_opts, seed);
+        r = ep.run();
+    }
+#ifdef TASYNC_RANDOM_LSAN
+    // Under ASan every episode is checked for leaks of its own (the core's
+    // objects are not host objects: the model does not count them), until
+    // the first one (LeakSanitizer reports what is leaked so far, each
+    // time).
+    static bool leak_checks = true;
+    if (leak_checks && r.ok && __lsan_do_recoverable_leak_check() != 0) {
+        leak_checks = false;
+        std::ostringstream os;
+        os << "\n== tasync random tester: episode seed " << seed << " leaked memory (LeakSanitizer's report above)"
+           << "\n   replay: TASYNC_TEST_BACKEND=" << g_opts.backend << " TASYNC_BACKEND_DIR=" << g_opts.backend_dir << " "
+           << g_opts.program << " --episode-seed=" << seed << " --episode-ops=" << r.budget << "\n";
+        std::fputs(os.str().c_str(), stderr);
+        r.ok = false;
+        r.report = os.str();
+        return r;
+    }
+#endif
+    if (!check || !r.ok) return r;
+    EpisodeResult again;
+    {
+        Episode ep(g_opts, seed);
+        again = ep.run();
+    }
+    std::size_t i = 0;
+    while (i < r.fingerprint.size() && i < again.fingerprint.size() && r.fingerprint[i] == again.fingerprint[i]) ++i;
+    if (again.ok && i == r.fingerprint.size() && i == again.fingerprint.size() && again.ops == r.ops) return r;
+    std::ostringstream os;
+    os << "\n== tasync random tester: episode seed " << seed << " does not replay exactly: ";
+    if (!again.ok) {
+        os << "its second run failed (report above)";
+    } else {
+        os << "the runs part at trace line " << i << " (operation "
+           << (i < r.fingerprint_ops.size() ? r.fingerprint_ops[i] : r.ops) << " of the first run, "
+           << (i < again.fingerprint_ops.size() ? again.fingerprint_ops[i] : again.ops)
+           << " of the second; compare the two runs' --verbose traces)";
+    }
+    os << "\n   replay: TASYNC_TEST_BACKEND=" << g_opts.backend << " TASYNC_BACKEND_DIR=" << g_opts.backend_dir << " "
+       << g_opts.program << " --episode-seed=" << seed << " --episode-ops=" << r.budget << " --replay-check\n";
+    std::fputs(os.str().c_str(), stderr);
+    r.ok = false;
+    r.report = os.str();
+    return r;
 }
 
 }  // namespace
@@ -106,9 +179,13 @@ TEST(Random, OperationsKeepTheModelsInvariants) {
     std::uint64_t total = 0;
     std::uint64_t episodes = 0;
     std::uint64_t failures = 0;
+    // First, so that a run that dies says how to run it again.
+    if (!g_one_episode)
+        std::printf("tasync-random: backend %s, seed %llu, %llu operations\n", g_opts.backend.c_str(),
+                    static_cast<unsigned long long>(g_opts.seed), static_cast<unsigned long long>(g_opts.ops));
+    std::fflush(stdout);
     if (g_one_episode) {
-        Episode ep(g_opts, g_episode_seed);
-        EpisodeResult r = ep.run();
+        EpisodeResult r = run_episode(g_episode_seed, g_opts.replay_check != 0);
         total = r.ops;
         episodes = 1;
         if (!r.ok) {
@@ -118,12 +195,19 @@ TEST(Random, OperationsKeepTheModelsInvariants) {
     } else {
         for (std::uint64_t i = 0; total < g_opts.ops; ++i) {
             const std::uint64_t s = mix_seed(g_opts.seed, i);
-            Episode ep(g_opts, s);
-            EpisodeResult r = ep.run();
+            EpisodeResult r = run_episode(s, g_opts.replay_check != 0 && i % g_opts.replay_check == 0);
             total += r.ops;
             ++episodes;
             if (g_opts.verbose) std::printf("episode %llu seed %llu: %llu ops\n", static_cast<unsigned long long>(i),
                                             static_cast<unsigned long long>(s), static_cast<unsigned long long>(r.ops));
+            if (g_fingerprints) {
+                std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the per-line hashes
+                for (std::uint64_t f : r.fingerprint) h = (h ^ f) * 1099511628211ull;
+                std::printf("episode %llu seed %llu: %llu ops, %zu trace lines, fingerprint %016llx\n",
+                            static_cast<unsigned long long>(i), static_cast<unsigned long long>(s),
+                            static_cast<unsigned long long>(r.ops), r.fingerprint.size(),
+                            static_cast<unsigned long long>(h));
+            }
             if (!r.ok) {
                 ++failures;
                 ADD_FAILURE() << r.report;
@@ -132,20 +216,34 @@ TEST(Random, OperationsKeepTheModelsInvariants) {
         }
     }
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("tasync-random: backend %s, seed %llu%s: %llu operations in %llu episodes, %.1f s, %.0f operations/s, "
+    std::printf("tasync-random: backend %s, seed %llu: %llu operations in %llu episodes, %.1f s, %.0f operations/s, "
                 "%llu failing episode(s)\n",
-                g_opts.backend.c_str(), static_cast<unsigned long long>(g_opts.seed), g_opts.exact ? " (exact)" : "",
+                g_opts.backend.c_str(), static_cast<unsigned long long>(g_opts.seed),
                 static_cast<unsigned long long>(total), static_cast<unsigned long long>(episodes), secs,
                 secs > 0 ? static_cast<double>(total) / secs : 0.0, static_cast<unsigned long long>(failures));
     if (failures != 0 && !g_one_episode) {
         // Each failing episode printed its own replay command; this one
         // runs the whole sequence again.
         std::printf("tasync-random: the whole run again: TASYNC_TEST_BACKEND=%s TASYNC_BACKEND_DIR=%s %s --ops=%llu "
-                    "--seed=%llu%s --keep-going\n",
+                    "--seed=%llu --keep-going\n",
                     g_opts.backend.c_str(), g_opts.backend_dir.c_str(), g_opts.program.c_str(),
-                    static_cast<unsigned long long>(g_opts.ops), static_cast<unsigned long long>(g_opts.seed),
-                    g_opts.exact ? " --exact" : "");
+                    static_cast<unsigned long long>(g_opts.ops), static_cast<unsigned long long>(g_opts.seed));
     }
+}
+
+// The episodes that once failed (found.hpp), each run twice on this
+// backend: it passes, and its second run is the first one's replay.
+TEST(Random, FoundEpisodesStayFixed) {
+    using namespace tasync_random;
+    if (g_one_episode) GTEST_SKIP() << "one episode asked for";
+    const Options saved = g_opts;
+    for (const FoundEpisode &f : kFoundEpisodes) {
+        g_opts.episode_ops = f.ops;
+        EpisodeResult r = run_episode(f.seed, true);
+        EXPECT_TRUE(r.ok) << "episode seed " << f.seed << ", which once failed with '" << f.what << "', fails:\n"
+                          << r.report;
+    }
+    g_opts = saved;
 }
 
 namespace {
@@ -169,7 +267,8 @@ void install_crash_report() {
     sa.sa_handler = &on_fatal;
     sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
     sigemptyset(&sa.sa_mask);
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) sigaction(sig, &sa, nullptr);
+    // SIGABRT too: glibc's malloc aborts on a double free.
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(sig, &sa, nullptr);
 }
 
 }  // namespace

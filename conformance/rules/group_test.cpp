@@ -322,6 +322,30 @@ TEST_F(Group, G1_ReleasingTheGroupIsSilent) {
     tasync_coroutine_release(held);
 }
 
+// The last reference to a group can be an awaitable of its (race() not
+// awaited): releasing that awaitable lets the group go, which cancels the
+// held tasks; their completions no longer reach the awaitable that is
+// going, and nothing is freed twice.
+TEST_F(Group, G1_TheGroupsLastReferenceHeldByItsRaceLetsGoWhenTheRaceIsReleased) {
+    tasync_group_t *g = group(1);
+    tasync_coroutine_t *running = task(g, nullptr, 1, 5);
+    tasync_coroutine_t *held = task(g, nullptr, 2, 1);
+    tasync_awaitable_t *race = nullptr;
+    ASSERT_EQ(tasync_group_race(g, &race), 0);
+    tasync_group_release(g);  // the race keeps it
+    EXPECT_FALSE(flags(held) & TASYNC_CO_COMPLETED);
+    tasync_awaitable_release(race);  // the last reference: the group lets go
+    EXPECT_TRUE(flags(held) & TASYNC_CO_CANCELLED) << "a task not started yet never starts (C7)";
+    EXPECT_TRUE(flags(running) & TASYNC_CO_ZOMBIE) << "the running task goes on as a zombie (S9)";
+    EXPECT_EQ(run(), 0);
+    EXPECT_TRUE(flags(running) & TASYNC_CO_COMPLETED);
+    EXPECT_FALSE(flags(held) & TASYNC_CO_STARTED);
+    EXPECT_EQ(host.warnings, std::vector<std::string>{});
+    EXPECT_EQ(tasync_runtime_take_error(rt), nullptr);
+    tasync_coroutine_release(running);
+    tasync_coroutine_release(held);
+}
+
 TEST_F(Group, G1_CloseSealsTheGroupAndAwaitCompletionWaitsForItsFinallyHandlers) {
     tasync_group_t *g = group();
     tasync_coroutine_release(task(g, nullptr, 1, 4));

@@ -138,9 +138,16 @@ void tasync_await_many::unsubscribe() {
 }
 
 void tasync_await_many::destroy() {
-    if (hook.forget != nullptr) hook.forget(this, hook.data);
-    hook = Hook{};
+    // Going: nothing it awaited decides it any more, and it leaves its items
+    // before its owner forgets it. The owner's last reference may be the
+    // set's (a task group's race() released after the group): forgetting
+    // lets the group go, which cancels its held tasks, and their
+    // completions must not reach this set.
+    decided = true;
     unsubscribe();
+    const Hook h = hook;
+    hook = Hook{};
+    if (h.forget != nullptr) h.forget(this, h.data);
     for (Item &it : items) {
         tasync_awaitable *p = it.what;
         it.what = nullptr;
