@@ -64,6 +64,12 @@ void async_defer_release(zval *zv)
 		zval_ptr_dtor(zv);
 		return;
 	}
+	if (ASYNC_G(request_ended)) {
+		/* The runtime is gone and no core callback is on the stack: the
+		 * engine is freeing the objects the request left (request.c). */
+		zval_ptr_dtor(zv);
+		return;
+	}
 	if (ASYNC_G(deferred_count) == ASYNC_G(deferred_size)) {
 		ASYNC_G(deferred_size) = ASYNC_G(deferred_size) ? ASYNC_G(deferred_size) * 2 : 16;
 		ASYNC_G(deferred) = erealloc(ASYNC_G(deferred), sizeof(zval) * ASYNC_G(deferred_size));

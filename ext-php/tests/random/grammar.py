@@ -115,7 +115,7 @@ class Program:
                     2: "suspend(); return true;",
                     3: "delay(1); return true;",
                     4: "if ($m === 'rw') { throw new \\ErrorException($m); } return false;",
-                    5: "spawn(fn () => t('EHS')); return true;"}[eh]
+                    5: "try { spawn(fn () => t('EHS')); } catch (\\Async\\AsyncException $e) { } return true;"}[eh]
             self.emit(0, f"set_error_handler(function ($no, $m) {{ {body} }});")
         if self.chance(0.7):
             self.round_robin()
