@@ -18,7 +18,7 @@ that nothing escapes unless the program's mode says it may (model.py).
 """
 import random
 
-MODES = ["clean"] * 14 + ["deadlock"] * 2 + ["escape"] * 2 + ["exit"] * 1 + ["fatal"] * 1
+MODES = ["clean"] * 12 + ["deadlock"] * 2 + ["escape"] * 2 + ["exit"] * 2 + ["fatal"] * 2
 
 PRELUDE = r"""<?php
 use function Async\{spawn, suspend, await, delay, timeout, protect, iterate, await_all, await_any_or_fail};
@@ -46,6 +46,7 @@ final class D {
             case 3: try { spawn(function () { t("DS {$this->n}"); suspend(); t("DE {$this->n}"); }); } catch (\Async\AsyncException $e) { t("DX {$this->n}"); } break;
             case 4: try { await(spawn(fn () => 1)); } catch (\Async\AsyncException $e) { t("DX {$this->n}"); } break;
             case 5: throw new \RuntimeException("dtor {$this->n}");
+            case 6: end_here();
         }
     }
 }
@@ -55,10 +56,21 @@ final class TS {
         if ($this->mode === 1) { suspend(); }
         if ($this->mode === 2) { delay(1); }
         if ($this->mode === 3) { return (string) await(spawn(fn () => "ts")); }
+        if ($this->mode === 4) { end_here(); }
         return "ts";
     }
 }
 register_shutdown_function(function () { t("SD"); });
+// exit() or a fatal error, wherever the program's mode puts it.
+function end_here(): void {
+    if ($GLOBALS['end_kind'] === 'exit') {
+        t('EXIT');
+        exit($GLOBALS['exit_code']);
+    }
+    t('FATAL');
+    eval('function fatal_twice() {}');
+    eval('function fatal_twice() {}');
+}
 """
 
 
@@ -84,6 +96,7 @@ class Program:
         self.steps = {}               # label -> next step number
         self.placed_end = False       # exit()/fatal placed yet
         self.exit_code = 0
+        self.end_where = None
 
     # -- helpers -----------------------------------------------------------
     def r(self, n):
@@ -108,6 +121,9 @@ class Program:
     def generate(self):
         out = [PRELUDE.rstrip("\n"), f"// phprandom program seed {self.seed}, mode {self.mode}"]
         self.lines = []
+        if self.mode == "exit":
+            self.exit_code = self.rng.choice([0, 3, 7])
+        self.emit(0, f"$GLOBALS['end_kind'] = '{self.mode}'; $GLOBALS['exit_code'] = {self.exit_code};")
         eh = self.r(6)
         if eh:
             self.features.add("error-handler")
@@ -180,15 +196,26 @@ class Program:
             self.emit(0, "$GLOBALS['dl_b'] = spawn(function () { suspend(); try { await($GLOBALS['dl_a']); } finally { t('DLF'); } });")
 
     def place_end(self, ind, lbl):
+        """exit() or a fatal error: in a statement, a destructor, a finally
+        block, an output handler, __toString, an onFinally handler."""
         self.placed_end = True
-        if self.mode == "exit":
-            self.features.add("exit")
-            self.exit_code = self.rng.choice([0, 3, 7])
-            self.emit(ind, f"t('EXIT'); exit({self.exit_code});")
+        self.features.add(self.mode)
+        where = self.rng.choice(["statement", "statement", "destructor", "finally", "ob", "tostring", "onfinally"])
+        self.features.add(f"{self.mode}-in-{where}")
+        self.end_where = where
+        if where == "statement":
+            self.emit(ind, "end_here();")
+        elif where == "destructor":
+            self.objects += 1
+            self.emit(ind, f"$o{self.objects} = new D({self.objects}, 6); unset($o{self.objects});")
+        elif where == "finally":
+            self.emit(ind, "try { suspend(); } finally { end_here(); }")
+        elif where == "ob":
+            self.emit(ind, 'ob_start(function ($buf) { end_here(); return $buf; }); echo "ob-out\n"; ob_end_flush();')
+        elif where == "tostring":
+            self.emit(ind, '$s = "x" . new TS(4);')
         else:
-            self.features.add("fatal")
-            fn = f"fatal_{self.seed & 0xffff}"
-            self.emit(ind, f"t('FATAL'); eval('function {fn}() {{}}'); eval('function {fn}() {{}}');")
+            self.emit(ind, "spawn(fn () => 1)->onFinally(function () { end_here(); });")
 
     # A coroutine body: its label's lines, every error caught, a finally.
     def body(self, ind, depth, lbl=None, args="", uses="", allow_escape=False):

@@ -160,7 +160,11 @@ def check(prog, rc, stdout, stderr, timed_out):
             fails.append(f"C22 user code ran after the fatal error: {extra[:6]}")
         if rc != 255:
             fails.append(f"C22 exit status {rc} after a fatal error, not 255")
-        if "Fatal error" not in stdout:
+        # Inside an output handler the message goes to the buffer being
+        # handled and is lost, in plain PHP too (which then prints a second
+        # fatal error at its shutdown; the extension prints none, see
+        # README.md).
+        if "Fatal error" not in stdout and prog.end_where != "ob":
             fails.append("C22 no fatal error message")
     # Exit status and the deadlock report.
     deadlock_report = "Deadlock detected" in stdout
@@ -182,20 +186,18 @@ def check(prog, rc, stdout, stderr, timed_out):
         if count("DLF") < 1:
             fails.append("C14 the deadlocked coroutines' finally blocks did not run")
     elif mode == "exit":
-        if "EXIT" in trace:
-            m = re.search(r"EXIT", "\n".join(trace))
-            code = prog.exit_code
-            if rc != code:
-                fails.append(f"C15 exit status {rc}, not the {code} exit() gave")
-        elif rc != 0:
-            fails.append(f"exit status {rc} though exit() was never reached")
-        if deadlock_report:
-            fails.append("C14 a deadlock report for a program that cannot deadlock")
+        def code_if(p):
+            return p.exit_code if "EXIT" in trace else 0
+        # A coroutine that caught its cancellation (the grammar's catch-all
+        # does) is not cancelled a second time by the shutdown exit() starts
+        # (by design: the RFC says not to suppress CancellationError); if it
+        # then waits for a coroutine the shutdown kept from starting, the
+        # deadlock report ends the program (C14) with status 255.
+        if rc != code_if(prog) and not (deadlock_report and rc == 255):
+            fails.append(f"C15 exit status {rc}, not the {code_if(prog)} exit() gave")
     elif mode == "escape":
         if rc not in (0, 255):
             fails.append(f"exit status {rc}")
-        if deadlock_report:
-            fails.append("C14 a deadlock report for a program that cannot deadlock")
     elif mode == "fatal" and "FATAL" not in trace and rc != 0:
         fails.append(f"exit status {rc} though the fatal error was never reached")
     return fails
