@@ -230,6 +230,9 @@ class Program:
         self.stmts(ind + 2, lbl, depth + 1, self.rng.randint(1, 4))
         if escape:
             self.features.add("escape")
+            if self.chance(0.2):
+                self.features.add("graceful_shutdown")
+                self.emit(ind + 2, "Async\\graceful_shutdown();")
             self.emit(ind + 2, f'throw new \\LogicException("escapes {lbl}");')
             self.emit(ind + 1, "} catch (\\RuntimeException $e) {")
         else:
@@ -281,7 +284,7 @@ class Program:
         kinds = ["step", "suspend", "delay", "spawn", "spawn", "cancel_before_start", "await_child",
                  "cancel_child", "protect", "try_finally", "dtor", "tostring", "ob", "c23", "error",
                  "generator", "gc_cycle", "scope", "group", "channel", "future", "pool", "task_set",
-                 "iterate", "c4", "onfinally", "await_all", "throw_caught"]
+                 "iterate", "c4", "onfinally", "await_all", "throw_caught", "context"]
         if depth >= 3:
             kinds = ["step", "suspend", "delay", "dtor", "tostring", "error", "c23", "throw_caught"]
         k = self.rng.choice(kinds)
@@ -289,6 +292,19 @@ class Program:
 
     # -- statements --------------------------------------------------------
     def s_step(self, ind, lbl, depth, in_main):
+        self.step(ind, lbl)
+
+    def s_context(self, ind, lbl, depth, in_main):
+        """X1/X2: a scope's context is seen by its coroutines and child
+        scopes; a coroutine's own context is not."""
+        self.features.add("context")
+        u = self.uniq()
+        self.emit(ind, f"Async\\current_context()->set('k{u}', {u}, true); Async\\coroutine_context()->set('p{u}', {u}, true);")
+        self.emit(ind, f"$cx = spawn(fn () => [Async\\current_context()->get('k{u}'), Async\\coroutine_context()->has('p{u}')]);")
+        self.emit(ind, f"$sx = Scope::inherit(); $cy = $sx->spawn(fn () => Async\\current_context()->find('k{u}'));")
+        self.emit(ind, f"$rx = await($cx); $ry = await($cy);")
+        self.emit(ind, f"if (live() && $rx !== [{u}, false]) {{ v('X2 a coroutine sees ' . json_encode($rx) . ' of its scope and its spawner'); }}")
+        self.emit(ind, f"if (live() && $ry !== {u}) {{ v('X2 a child scope does not see its parent scope\\'s value: ' . json_encode($ry)); }}")
         self.step(ind, lbl)
 
     def s_throw_caught(self, ind, lbl, depth, in_main):
@@ -491,7 +507,7 @@ class Program:
         self.step(ind, lbl)
 
     def scope_ops(self, ind, s, depth):
-        op = self.r(7)
+        op = self.r(8)
         if op == 0:
             self.emit(ind, f"${s}->cancel();")
         elif op == 1:
@@ -504,6 +520,10 @@ class Program:
             self.emit(ind, f"try {{ ${s}->awaitCompletion(timeout({self.r(8) + 1})); }} catch (\\Throwable $e) {{ }}")
         elif op == 5:
             self.emit(ind, f"unset(${s});")
+        elif self.chance(0.5):
+            self.emit(ind, f"${s}->cancel(); try {{ ${s}->awaitAfterCancellation(function ($e) {{ t('AAC'); }}, timeout(50)); }} catch (\\Throwable $e) {{ }}")
+        else:
+            self.emit(ind, f"${s}->asNotSafely(); unset(${s});")
 
     def s_scope(self, ind, lbl, depth, in_main):
         self.features.add("scope")
@@ -511,7 +531,7 @@ class Program:
         s = f"sc{self.scopes}"
         kind = self.r(3)
         if kind == 2:
-            self.emit(ind, f"${s}p = new Scope();")
+            self.emit(ind, f"${s}p = new Scope(); ${s}p->setChildScopeExceptionHandler(function ($sc, $co, $e) {{ t('ECS ' . get_class($e)); }});")
         ctor = {0: "new Scope()", 1: "Scope::inherit()", 2: f"Scope::inherit(${s}p)"}[kind]
         self.emit(ind, f"${s} = {ctor};")
         if self.chance(0.5):
