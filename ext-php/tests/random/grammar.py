@@ -31,7 +31,16 @@ function live(): bool { return !Async\current_coroutine()->isCancellationRequest
 // Coroutines others depend on (a future's completer, a channel's producer, a
 // pool's borrowers) run in a root scope nothing cancels, so that cancelling
 // the waiter's scope inside protect() cannot leave it waiting for ever.
-function helper(): Scope { return $GLOBALS['helpers'] ??= new Scope(); }
+// A failure that reaches it (a task group dropped by a cancelled coroutine
+// before it read its errors) is traced, not escalated.
+function helper(): Scope {
+    if (!isset($GLOBALS['helpers'])) {
+        $GLOBALS['helpers'] = new Scope();
+        $GLOBALS['helpers']->setExceptionHandler(function ($s, $c, $e) { t('EHH'); });
+        $GLOBALS['helpers']->setChildScopeExceptionHandler(function ($s, $c, $e) { t('EHH'); });
+    }
+    return $GLOBALS['helpers'];
+}
 
 final class D {
     public $self; public $co;
@@ -284,7 +293,8 @@ class Program:
         kinds = ["step", "suspend", "delay", "spawn", "spawn", "cancel_before_start", "await_child",
                  "cancel_child", "protect", "try_finally", "dtor", "tostring", "ob", "c23", "error",
                  "generator", "gc_cycle", "scope", "group", "channel", "future", "pool", "task_set",
-                 "iterate", "c4", "onfinally", "await_all", "throw_caught", "context"]
+                 "iterate", "c4", "onfinally", "await_all", "throw_caught", "context", "iterate_throws",
+                 "group_errors"]
         if depth >= 3:
             kinds = ["step", "suspend", "delay", "dtor", "tostring", "error", "c23", "throw_caught"]
         k = self.rng.choice(kinds)
@@ -672,6 +682,44 @@ class Program:
                        + f" {w} $GLOBALS['it_seen{u}'][] = $v; $GLOBALS['it_now{u}']--; }}, {c});")
         if n:
             self.emit(ind, f"$s = $GLOBALS['it_seen{u}']; sort($s); if (live() && $s !== range(1, {n})) {{ v('T5 items seen: ' . json_encode($s)); }}")
+        self.step(ind, lbl)
+
+    def s_iterate_throws(self, ind, lbl, depth, in_main):
+        """T5: a callback that throws stops the iteration; its exception (the
+        same object, C4) is thrown by iterate() once the others ended."""
+        self.features.add("iterate")
+        n = self.rng.randint(1, 5)
+        j = self.rng.randint(1, n)
+        c = self.rng.randint(0, 3)
+        u = self.uniq()
+        w = self.rng.choice(["", "suspend();", "delay(1);"])
+        self.emit(ind, f"try {{ iterate(range(1, {n}), function ($v) {{ {w} if ($v === {j}) {{ throw $GLOBALS['itx{u}'] = new \\RuntimeException('it'); }} }}, {c});"
+                       f" v('T5 iterate() returned though a callback threw'); }}"
+                       f" catch (\\RuntimeException $e) {{ if ($e !== ($GLOBALS['itx{u}'] ?? null)) {{ v('T5 iterate() threw another exception'); }} }}")
+        self.step(ind, lbl)
+
+    def s_group_errors(self, ind, lbl, depth, in_main):
+        """G1: all(true) gives the successes; getErrors() the failures, in
+        spawn order, and reading them handles them."""
+        self.features.add("group")
+        n_ok = self.rng.randint(0, 3)
+        n_err = self.rng.randint(1, 3)
+        conc = self.rng.choice(["null", "1", "2"])
+        # In the helpers' scope: cancelled before it reads the errors, the
+        # waiter drops the group and its errors go to that scope (G1).
+        self.emit(ind, f"$ge = new TaskGroup({conc}, null, helper());")
+        keys = [("ok", i) for i in range(n_ok)] + [("err", i) for i in range(n_err)]
+        self.rng.shuffle(keys)
+        for kind, i in keys:
+            w = self.rng.choice(["", "suspend();", "delay(1);"])
+            if kind == "ok":
+                self.emit(ind, f"$ge->spawnWithKey('ok{i}', function () {{ {w} return {i}; }});")
+            else:
+                self.emit(ind, f"$ge->spawnWithKey('err{i}', function () {{ {w} throw new \\RuntimeException('e{i}'); }});")
+        want_err = [f"err{i}" for kind, i in keys if kind == "err"]
+        self.emit(ind, "$res = await($ge->all(true)); $errs = $ge->getErrors();")
+        self.emit(ind, f"if (live() && (count($res) !== {n_ok} || array_keys($errs) !== {want_err!r})) {{"
+                       f" v('G1 all(true) gave ' . json_encode(array_keys($res)) . ' and errors ' . json_encode(array_keys($errs))); }}")
         self.step(ind, lbl)
 
     def s_await_all(self, ind, lbl, depth, in_main):
