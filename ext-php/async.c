@@ -40,7 +40,7 @@
 #include "io/hooks.h"
 #include "io/wait.h"
 #include "runtime/exit_hook.h"
-#include "runtime/fiber_guard.h"
+#include "runtime/fibers.h"
 #include "runtime/host.h"
 #include "runtime/request.h"
 #include "runtime/runtime.h"
@@ -118,6 +118,27 @@ static ZEND_INI_MH(OnUpdateThreadPoolSize)
 	return SUCCESS;
 }
 
+/* async.fiber_observers: whether coroutine switches are told to the
+ * fiber-switch observers of zend_observer.h (debuggers, profilers; rule
+ * C13, runtime/fibers.c) from the runtime's start: "auto" (when a Zend
+ * extension other than OPcache, or an extension known to observe fibers, is
+ * loaded) or "1". There is no "0": an observer that tracks stacks (Xdebug)
+ * must hear of every coroutine from its start once any switch is told, and
+ * a request's first Fiber makes every switch told. Decided once per
+ * process, at its first runtime. */
+static ZEND_INI_MH(OnUpdateFiberObservers)
+{
+	if (zend_string_equals_literal_ci(new_value, "auto") || ZSTR_LEN(new_value) == 0) {
+		ASYNC_G(fiber_observers) = -1;
+	} else if (zend_string_equals_literal_ci(new_value, "on") || zend_string_equals_literal(new_value, "1")) {
+		ASYNC_G(fiber_observers) = 1;
+	} else {
+		php_error_docref(NULL, E_WARNING, "async.fiber_observers must be auto or 1");
+		return FAILURE;
+	}
+	return SUCCESS;
+}
+
 /* Which shared object the runtime loads is the administrator's choice
  * (php.ini, -d, FPM's php_admin_value), never a script's: ini_set() or a
  * .user.ini could otherwise make the process run native code of its
@@ -132,6 +153,7 @@ PHP_INI_BEGIN()
 	PHP_INI_ENTRY("async.stall_timeout", "10", PHP_INI_ALL, async_on_update_stall_timeout)
 	PHP_INI_ENTRY("async.file_offload", "auto", PHP_INI_ALL, OnUpdateFileOffload)
 	PHP_INI_ENTRY("async.thread_pool_size", "0", PHP_INI_ALL, OnUpdateThreadPoolSize)
+	PHP_INI_ENTRY("async.fiber_observers", "auto", PHP_INI_SYSTEM, OnUpdateFiberObservers)
 PHP_INI_END()
 
 /* ----------------------------------------------------------- host table */
@@ -183,7 +205,7 @@ static PHP_MINIT_FUNCTION(async)
 	async_register_channel_class();
 	async_register_pool_class();
 	async_register_task_set_class();
-	async_fiber_guard_startup();
+	async_fibers_startup(async_ce_coroutine);
 	async_exit_hook_startup();
 	async_request_startup(&async_module_entry);
 	/* Rule C18: every family takes over its functions, then the aliases of
@@ -219,7 +241,7 @@ static PHP_MSHUTDOWN_FUNCTION(async)
 	async_io_file_metadata_shutdown();
 	async_io_filesystems_shutdown();
 	async_exit_hook_shutdown();
-	async_fiber_guard_shutdown();
+	async_fibers_shutdown();
 	UNREGISTER_INI_ENTRIES();
 	return SUCCESS;
 }

@@ -23,7 +23,7 @@ if test "$PHP_ASYNC" != "no"; then
     ASYNC_CURL_FLAGS="-DASYNC_HAVE_CURL=1"
   ], [AC_MSG_NOTICE([libcurl headers not found: curl is not taken over])])
   PHP_NEW_EXTENSION([async],
-    [async.c api/await_many.c api/awaitable.c api/channel.c api/context.c api/coroutine.c api/exceptions.c api/functions.c api/future.c api/group.c api/iterate.c api/pool.c api/scope.c api/scope_holds.c api/spawn.c api/task_set.c api/timeout.c io/busy.c io/dns.c io/dns_records.c io/ext_sockets.c io/file_contents.c io/file_metadata.c io/file_streams.c io/filesystems.c io/hooks.c io/mysqli.c io/pdo.c io/poll.c io/proc_open.c io/processes.c io/select.c io/sleep.c io/socket_streams.c io/socket_transport.c io/stdio.c io/tls.c io/wait.c runtime/exit_hook.c runtime/fiber_guard.c runtime/host.c runtime/request.c runtime/runtime.c runtime/signal.c runtime/stall.c $ASYNC_CURL_SOURCES],
+    [async.c api/await_many.c api/awaitable.c api/channel.c api/context.c api/coroutine.c api/exceptions.c api/functions.c api/future.c api/group.c api/iterate.c api/pool.c api/scope.c api/scope_holds.c api/spawn.c api/task_set.c api/timeout.c io/busy.c io/dns.c io/dns_records.c io/ext_sockets.c io/file_contents.c io/file_metadata.c io/file_streams.c io/filesystems.c io/hooks.c io/mysqli.c io/pdo.c io/poll.c io/proc_open.c io/processes.c io/select.c io/sleep.c io/socket_streams.c io/socket_transport.c io/stdio.c io/tls.c io/wait.c runtime/exit_hook.c runtime/fibers.c runtime/host.c runtime/request.c runtime/runtime.c runtime/signal.c runtime/stall.c $ASYNC_CURL_SOURCES],
     [$ext_shared],, [-DZEND_ENABLE_STATIC_TSRMLS_CACHE=1 $ASYNC_CURL_FLAGS])
   dnl The sources live in folders by concern (docs/architecture.md); their
   dnl objects go to the same folders of the build directory.

@@ -1,7 +1,7 @@
 <?php
 // Shared helpers of the PHP benchmarks: timing, the Fiber baseline in a
-// separate process (Fibers and coroutines exclude each other in one request,
-// rule C13), and the result lines every script prints.
+// separate process (PHP's Fibers measured alone, without the runtime), and
+// the result lines every script prints.
 
 declare(strict_types=1);
 

@@ -42,9 +42,12 @@
 #include "api/coroutine.h"
 #include "api/scope.h"
 #include "api/scope_holds.h"
+#include "runtime/fibers.h"
 #include "runtime/globals.h"
 #include "runtime/host.h"
 #include "runtime/runtime.h"
+
+#include "zend_closures.h"
 
 /*
  * The VM stack of a coroutine. Its first page is a local array of
@@ -146,6 +149,7 @@ static void record_free(async_coroutine *c)
 	 * buffers and VM stack pages: its frames are abandoned as PHP abandons
 	 * them after a fatal error. */
 	async_vm_free_pages(&c->vm);
+	async_fibers_vm_free(&c->vm);
 	efree(c);
 }
 
@@ -340,7 +344,7 @@ static bool coroutine_failed(async_coroutine *c, tasync_coroutine_t *self)
 	(void) c;
 	if (zend_is_unwind_exit(ex) || zend_is_graceful_exit(ex)) {
 		/* exit()/die() in this coroutine (graceful shutdown has started,
-		 * see runtime/fiber_guard.c; the coroutine ends cancelled), or it was
+		 * see runtime/exit_hook.c; the coroutine ends cancelled), or it was
 		 * unwound because the request ends after a fatal error, or the
 		 * fatal error happened here and PHP reported it by unwinding. */
 		zend_clear_exception();
@@ -459,6 +463,12 @@ static void coroutine_entry(tasync_coroutine_t *self, void *arg)
 	 * coroutine, a bailout included. */
 	vm_first_page first_page;
 	zend_execute_data *bottom = vm_begin(c, self, &first_page);
+	/* Rule C13: the zend_fiber_context it is in (fibers.c). */
+	zend_function *fn = c->fcc.function_handler;
+	if (fn == NULL && Z_TYPE(c->fci.function_name) == IS_OBJECT && Z_OBJCE(c->fci.function_name) == zend_ce_closure) {
+		fn = (zend_function *) zend_get_closure_method_def(Z_OBJ(c->fci.function_name));
+	}
+	async_fibers_coroutine_start(&c->vm, fn);
 	c->started = true;
 	if (c->co == NULL) {
 		/* A completion callback or a native coroutine the core spawned
@@ -566,6 +576,8 @@ static void coroutine_entry(tasync_coroutine_t *self, void *arg)
 			zend_clear_exception();
 		}
 	}
+	/* Its fiber context dies while its frames still exist (C13). */
+	async_fibers_coroutine_end(&c->vm, fatal);
 	vm_end(c);
 }
 
@@ -600,12 +612,21 @@ bool async_call_adopting(zval *callable, zval *retval, uint32_t argc, zval *argv
 	zend_vm_stack saved_stack = EG(vm_stack);
 	zval *saved_top = EG(vm_stack_top), *saved_end = EG(vm_stack_end);
 	size_t saved_page = EG(vm_stack_page_size);
+	zend_fiber_context *saved_fiber_context = EG(current_fiber_context);
 	vm_begin(c, cur, &page);
 	tasync_coroutine_set_host_data(cur, &c->vm);
+	/* Rule C13: a PHP coroutine meanwhile, in a fiber context of its own. */
+	async_fibers_coroutine_start(&c->vm, NULL);
 	bool ok = async_call_from_core(callable, retval, argc, argv, thrown);
 	adopted_output_end();
+	/* Its context dies; the next switch into a PHP coroutine tells the
+	 * observers it was left, as a leave hook would have (the coroutine has
+	 * no host data from now on), and frees it. */
+	async_fibers_coroutine_end(&c->vm, false);
+	async_fibers_adopted_left();
 	tasync_coroutine_set_host_data(cur, NULL);
 	vm_end(c);
+	EG(current_fiber_context) = saved_fiber_context;
 	EG(current_execute_data) = saved_ex;
 	EG(vm_stack) = saved_stack;
 	EG(vm_stack_top) = saved_top;

@@ -31,7 +31,12 @@ typedef struct async_vm_state {
 	int error_reporting;
 	uint32_t jit_trace_num;
 	JMP_BUF *bailout;
+	/* Rule C13: the Fiber running in this coroutine and the context it is
+	 * in (its own, a Fiber's, or the main flow's), and the coroutine's own
+	 * zend_fiber_context, made in fiber mode (runtime/fibers.c). */
 	zend_fiber *active_fiber;
+	zend_fiber_context *fiber_context;
+	zend_fiber_context *own_fiber_context;
 	/* Rule C23: the error-handling mode of zend_replace_error_handling()
 	 * (an EH_THROW window may suspend) ... */
 	zend_error_handling_t error_handling;
@@ -72,6 +77,7 @@ ZEND_BEGIN_MODULE_GLOBALS(async)
 	double stall_timeout;            /* seconds, 0: no watchdog (C25) */
 	zend_long file_offload;          /* async.file_offload: ASYNC_IO_OFFLOAD_* */
 	zend_long thread_pool_size;      /* async.thread_pool_size: 0 = the core's default */
+	zend_long fiber_observers;       /* async.fiber_observers: -1 auto, 1 on */
 
 	tasync_runtime_t *rt;
 	tasync_coroutine_t *main_co;      /* borrowed from the runtime */
@@ -99,7 +105,11 @@ ZEND_BEGIN_MODULE_GLOBALS(async)
 	                                  * the core whether their coroutine was aborted */
 	bool fatal_abort;                /* a fatal error is ending every coroutine: none starts
 	                                  * user code until the drain after it completed (C22) */
-	bool fiber_used;                 /* rule C13 */
+	bool fiber_used;                 /* rule C13: a Fiber was created in this request */
+	bool fiber_contexts;             /* fiber mode: every PHP coroutine has a zend_fiber_context
+	                                  * (runtime/fibers.c) */
+	zend_fiber_context *fiber_left;  /* the context the last PHP coroutine left (the
+	                                  * `from` of the next switch its observers are told) */
 	bool runtime_failed;             /* creation failed in this request */
 ZEND_END_MODULE_GLOBALS(async)
 

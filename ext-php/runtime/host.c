@@ -17,6 +17,7 @@
 #include "runtime/host.h"
 
 #include "api/exceptions.h"
+#include "runtime/fibers.h"
 #include "runtime/globals.h"
 
 #include "zend_fibers.h"
@@ -174,6 +175,7 @@ static void host_save_vm(async_vm_state *s)
 	s->jit_trace_num = EG(jit_trace_num);
 	s->bailout = EG(bailout);
 	s->active_fiber = EG(active_fiber);
+	s->fiber_context = EG(current_fiber_context);
 	s->error_handling = EG(error_handling);
 	s->exception_class = EG(exception_class);
 	s->ob_handlers = OG(handlers);
@@ -196,6 +198,7 @@ static void host_restore_vm(const async_vm_state *s)
 	EG(jit_trace_num) = s->jit_trace_num;
 	EG(bailout) = s->bailout;
 	EG(active_fiber) = s->active_fiber;
+	EG(current_fiber_context) = s->fiber_context;
 	EG(error_handling) = s->error_handling;
 	EG(exception_class) = s->exception_class;
 	OG(handlers) = s->ob_handlers;
@@ -268,6 +271,11 @@ void async_host_coroutine_enter(void *hd, tasync_coroutine_t *co, void *co_data)
 	(void) co;
 	if (co_data != NULL) {
 		host_restore_vm(co_data);
+		/* Fibers in coroutines and the fiber observers (C13): the switch's
+		 * one branch when neither is in use. */
+		if (UNEXPECTED(ASYNC_G(fiber_contexts))) {
+			async_fibers_entered(co_data);
+		}
 	}
 }
 
@@ -277,6 +285,8 @@ void async_host_coroutine_leave(void *hd, tasync_coroutine_t *co, void *co_data)
 	(void) co;
 	if (co_data != NULL) {
 		host_save_vm(co_data);
+		/* The `from` of the next switch the fiber observers hear of. */
+		ASYNC_G(fiber_left) = EG(current_fiber_context);
 	}
 	/* Native coroutines (no PHP state) run next possibly: leave no frame
 	 * pointer behind that capture_location could follow. */

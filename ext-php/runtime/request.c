@@ -244,6 +244,8 @@ void async_request_begin(void)
 	ASYNC_G(aborting) = false;
 	ASYNC_G(fatal_abort) = false;
 	ASYNC_G(fiber_used) = false;
+	ASYNC_G(fiber_contexts) = false;
+	ASYNC_G(fiber_left) = NULL;
 	register_end_of_script();
 }
 

@@ -1,7 +1,7 @@
 /*
  * runtime/runtime.c - the request's runtime: created on the first use of
- * the API in a request (scripts that never use it pay nothing, and Fibers
- * keep working there, rule C13) and destroyed at the request's end; each
+ * the API in a request (scripts that never use it pay nothing; Fibers
+ * work with or without it, rule C13) and destroyed at the request's end; each
  * request gets a fresh one. The context that creates it becomes the main
  * coroutine (rule C3). Every PHP function of the extension that needs the
  * runtime asks async_runtime().
@@ -9,6 +9,7 @@
 #include "runtime/runtime.h"
 
 #include "api/exceptions.h"
+#include "runtime/fibers.h"
 #include "runtime/globals.h"
 #include "runtime/host.h"
 #include "runtime/stall.h"
@@ -50,11 +51,6 @@ tasync_runtime_t *async_runtime(void)
 	if (EXPECTED(ASYNC_G(rt) != NULL)) {
 		return ASYNC_G(rt);
 	}
-	if (ASYNC_G(fiber_used) || EG(active_fiber) != NULL) {
-		zend_throw_exception(async_ce_async_exception,
-			"Cannot use True Async after a Fiber was created: Fibers and coroutines exclude each other", 0);
-		return NULL;
-	}
 	char why[512] = "";
 	tasync_runtime_t *rt = NULL;
 	int rc = async_runtime_create(&rt, why, sizeof(why));
@@ -68,6 +64,8 @@ tasync_runtime_t *async_runtime(void)
 	ASYNC_G(main_co) = tasync_coroutine_current(rt);
 	async_stall_runtime_created(rt);
 	tasync_coroutine_set_host_data(ASYNC_G(main_co), &ASYNC_G(main_vm));
+	/* Rule C13: Fibers inside coroutines, the fiber observers. */
+	async_fibers_runtime_created();
 	/* A backend that could not be loaded was replaced by the default one: say
 	 * why. */
 	async_safe_point();
@@ -77,6 +75,7 @@ tasync_runtime_t *async_runtime(void)
 void async_runtime_destroy(void)
 {
 	tasync_runtime_t *rt = ASYNC_G(rt);
+	async_fibers_runtime_destroyed();
 	tasync_coroutine_set_host_data(ASYNC_G(main_co), NULL);
 	ASYNC_G(rt) = NULL;
 	ASYNC_G(main_co) = NULL;

@@ -5,11 +5,13 @@ counts every test case (and CI's summary with it).
 
     run_phpt.py --php PHP --run-tests RUN_TESTS --ext ASYNC_SO [--ext OTHER_SO ...]
                 --backend-dir DIR --reactor uv|uring|ev|PATH
-                [--valgrind] [--jobs N] TEST_DIR_OR_FILE...
+                [--valgrind] [--jobs N] [--ini NAME=VALUE ...] TEST_DIR_OR_FILE...
 
 The tests run with no php.ini (-n), the extensions loaded by absolute path
 in the order given (async.so first; a plugin such as async_pgsql.so after
-it) and the backends taken from the build tree. With --valgrind, run-tests.php
+it) and the backends taken from the build tree; --ini adds a setting to every
+test (zend_extension=opcache.so and opcache.jit=tracing for the OPcache
+stage). With --valgrind, run-tests.php
 runs each test under valgrind --leak-check=full with USE_ZEND_ALLOC=0 (its
 -m mode) and fails a test that leaks or shows memory errors.
 """
@@ -49,6 +51,7 @@ def main() -> int:
     ap.add_argument("--valgrind", action="store_true")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--suppressions")
+    ap.add_argument("--ini", action="append", default=[])
     ap.add_argument("tests", nargs="+")
     a = ap.parse_args()
 
@@ -84,7 +87,8 @@ def main() -> int:
                "--show-diff", "--no-color", "-W", str(results),
                *[arg for ext in a.ext for arg in ("-d", f"extension={os.path.abspath(ext)}")],
                "-d", f"async.reactor={a.reactor}",
-               "-d", f"async.backend_dir={os.path.abspath(a.backend_dir)}"]
+               "-d", f"async.backend_dir={os.path.abspath(a.backend_dir)}",
+               *[arg for setting in a.ini for arg in ("-d", setting)]]
         if a.valgrind:
             cmd.append("-m")
         if a.jobs > 1:

@@ -31,7 +31,7 @@ MAX_LOOP = 4
 # Bottom to top. A node may include nodes of its own layer and below.
 LAYERS = [
     ('base', ['runtime/globals', 'api/exceptions', 'runtime/stall', 'io/hooks', 'io/read_target']),
-    ('runtime floor', ['runtime/host', 'runtime/runtime']),
+    ('runtime floor', ['runtime/host', 'runtime/runtime', 'runtime/fibers']),
     ('I/O floor', ['io/wait', 'io/busy', 'io/poll']),
     ('wings', ['api/*', 'io/*', 'runtime/*']),
     ('module', ['async', 'php_async']),

@@ -1,20 +1,26 @@
 --TEST--
-Rule C13 (seed 001): new Fiber inside a coroutine throws FiberError
+Rule C13 (seed 001, changed): new Fiber inside a coroutine works, start, suspend, resume and return included
 --FILE--
 <?php
 use function Async\spawn;
+use function Async\await;
 
-spawn(function() {
-    // This will throw FiberError
-    $fiber = new Fiber(function() {
-        echo "This won't work\n";
+$co = spawn(function() {
+    $fiber = new Fiber(function($a) {
+        echo "in the fiber: $a\n";
+        $b = Fiber::suspend($a * 2);
+        echo "resumed with: $b\n";
+        return $b . "!";
     });
+    $got = $fiber->start(21);
+    echo "started, got $got\n";
+    $fiber->resume("x");
+    return $fiber->getReturn();
 });
+var_dump(await($co));
 ?>
---EXPECTF--
-Fatal error: Uncaught FiberError: Cannot create a fiber while an True Async is active in %s:6
-Stack trace:
-#0 %s(6): Fiber->__construct(Object(Closure))
-#1 [internal function]: {closure}()
-#2 {main}
-  thrown in %s on line 6
+--EXPECT--
+in the fiber: 21
+started, got 42
+resumed with: x
+string(2) "x!"
