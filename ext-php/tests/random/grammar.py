@@ -294,7 +294,7 @@ class Program:
                  "cancel_child", "protect", "try_finally", "dtor", "tostring", "ob", "c23", "error",
                  "generator", "gc_cycle", "scope", "group", "channel", "future", "pool", "task_set",
                  "iterate", "c4", "onfinally", "await_all", "throw_caught", "context", "iterate_throws",
-                 "group_errors"]
+                 "group_errors", "fiber"]
         if depth >= 3:
             kinds = ["step", "suspend", "delay", "dtor", "tostring", "error", "c23", "throw_caught"]
         k = self.rng.choice(kinds)
@@ -682,6 +682,21 @@ class Program:
                        + f" {w} $GLOBALS['it_seen{u}'][] = $v; $GLOBALS['it_now{u}']--; }}, {c});")
         if n:
             self.emit(ind, f"$s = $GLOBALS['it_seen{u}']; sort($s); if (live() && $s !== range(1, {n})) {{ v('T5 items seen: ' . json_encode($s)); }}")
+        self.step(ind, lbl)
+
+    def s_fiber(self, ind, lbl, depth, in_main):
+        """C13: a Fiber inside a coroutine, which waits inside it; suspended
+        and left unfinished, it is destroyed cleanly (its finally runs)."""
+        self.features.add("fiber")
+        u = self.uniq()
+        w = lambda: self.rng.choice(["", "suspend();", "delay(1);", "await(spawn(fn () => 1));"])
+        self.emit(ind, f"$fb = new \\Fiber(function ($a) {{ t('FS {u}'); try {{ {w()} $b = \\Fiber::suspend($a + 1); {w()} return $b * 2; }} finally {{ t('FF {u}'); }} }});")
+        self.emit(ind, f"$r1 = $fb->start(1); if (live() && $r1 !== 2) {{ v('C13 Fiber::suspend() gave ' . json_encode($r1)); }}")
+        self.emit(ind, w())
+        if self.chance(0.7):
+            self.emit(ind, "$fb->resume(5); if (live() && (!$fb->isTerminated() || $fb->getReturn() !== 10)) { v('C13 a Fiber did not return what it should'); }")
+        else:
+            self.emit(ind, "unset($fb);")
         self.step(ind, lbl)
 
     def s_iterate_throws(self, ind, lbl, depth, in_main):

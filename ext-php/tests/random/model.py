@@ -123,6 +123,14 @@ def check(prog, rc, stdout, stderr, timed_out):
         made = count(f"N {n}")
         if c > made or (mode == "clean" and c != made):
             fails.append(f"the destructor of object {n} ran {c} times")
+    # Fibers (C13): a started Fiber's finally block runs once, also when
+    # it is left unfinished and destroyed.
+    for l in trace:
+        if l.startswith("FS "):
+            n = l[3:]
+            c = count(f"FF {n}")
+            if c > 1 or (mode == "clean" and c != 1):
+                fails.append(f"C13 the finally block of Fiber {n} ran {c} times")
     for lbl in sorted(prog.onfinally_once):
         c = count(f"OF {lbl}")
         reg = count(f"ON {lbl}")

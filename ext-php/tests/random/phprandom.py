@@ -138,7 +138,9 @@ def main():
     total, failed, features, modes = 0, 0, {}, {}
     t_start = time.monotonic()
     tap_n = 0
+    interrupted = False
     with tempfile.TemporaryDirectory(prefix="php-random-") as tmp:
+      try:
         for reactor in reactors:
             i = 0
             r_start = time.monotonic()
@@ -187,10 +189,15 @@ def main():
                     print(f"ok {tap_n} - {what}", flush=True)
                 elif a.program_seed is not None:
                     print(f"ok {what}")
+                if not a.tap and total % 500 == 0:
+                    print(f"# progress: {total} programs, {failed} failed, {time.monotonic() - t_start:.0f}s", flush=True)
+      except KeyboardInterrupt:
+        interrupted = True
     took = time.monotonic() - t_start
     if a.tap:
         print(f"1..{tap_n}")
-    print(f"# php-random: {total} programs, {failed} failed, {took:.0f}s; modes "
+    print(f"# php-random: {total} programs, {failed} failed, {took:.0f}s"
+          + (" (interrupted)" if interrupted else "") + "; modes "
           + ", ".join(f"{k} {v}" for k, v in sorted(modes.items())))
     print("# features: " + ", ".join(f"{k} {v}" for k, v in sorted(features.items())), flush=True)
     return 1 if failed else 0
