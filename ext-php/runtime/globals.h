@@ -101,6 +101,7 @@ ZEND_BEGIN_MODULE_GLOBALS(async)
 	zval *deferred;                  /* releases postponed out of core callbacks */
 	uint32_t deferred_count;
 	uint32_t deferred_size;
+	bool request_ended;              /* RSHUTDOWN is over: releases go at once */
 	struct async_warning *warnings;  /* warnings the core reported, not shown yet */
 	uint32_t warning_count;
 	uint32_t warning_size;

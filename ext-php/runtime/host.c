@@ -65,6 +65,12 @@ void async_defer_release(zval *zv)
 		zval_ptr_dtor(zv);
 		return;
 	}
+	if (ASYNC_G(request_ended)) {
+		/* The runtime is gone and no core callback is on the stack: the
+		 * engine is freeing the objects the request left (request.c). */
+		zval_ptr_dtor(zv);
+		return;
+	}
 	if (Z_REFCOUNTED_P(zv)) {
 		/* The same value is queued already (the one cancellation error of
 		 * an abort, released by every coroutine it ends, thousands in a

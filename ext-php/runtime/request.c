@@ -236,6 +236,7 @@ void async_request_begin(void)
 	ASYNC_G(deferred) = NULL;
 	ASYNC_G(deferred_count) = ASYNC_G(deferred_size) = 0;
 	ASYNC_G(deferred_frees) = ASYNC_G(deferred_frees_last) = NULL;
+	ASYNC_G(request_ended) = false;
 	ASYNC_G(warnings) = NULL;
 	ASYNC_G(warning_count) = ASYNC_G(warning_size) = 0;
 	ASYNC_G(deferred_scopes) = NULL;
@@ -270,6 +271,12 @@ void async_request_end(void)
 		efree(ASYNC_G(deferred));
 		ASYNC_G(deferred) = NULL;
 	}
+	ASYNC_G(deferred_count) = ASYNC_G(deferred_size) = 0;
+	/* Objects the request left alive (a fatal error skips their
+	 * destructors) are freed after this, when the engine frees its object
+	 * store: what they release (a Pool's callables, values, errors) goes at
+	 * once, there is no queue left to flush (C22). */
+	ASYNC_G(request_ended) = true;
 	if (ASYNC_G(deferred_scopes) != NULL) {
 		efree(ASYNC_G(deferred_scopes));
 		ASYNC_G(deferred_scopes) = NULL;
