@@ -83,13 +83,12 @@ static tasync_channel_t *this_channel(zval *this_zv)
 	return c->ch;
 }
 
-/* The core awaitable of a cancellation token (NULL for none); false with
- * an exception thrown. */
-static bool token_of(zend_object *obj, tasync_awaitable_t **out)
+/* A capacity or a timeout of the constructor (argument arg_num); false with
+ * a ValueError thrown when out of range. */
+static bool channel_limit(uint32_t arg_num, zend_long v)
 {
-	*out = obj != NULL ? async_awaitable_of(obj) : NULL;
-	if (obj != NULL && *out == NULL) {
-		zend_throw_exception(async_ce_async_exception, "The awaitable belongs to a runtime that no longer exists", 0);
+	if (v < 0 || v > INT32_MAX) {
+		zend_argument_value_error(arg_num, "must be between 0 and %d", INT32_MAX);
 		return false;
 	}
 	return true;
@@ -111,16 +110,7 @@ ZEND_METHOD(Async_Channel, __construct)
 		zend_throw_error(NULL, "Cannot call constructor twice");
 		RETURN_THROWS();
 	}
-	if (capacity < 0 || capacity > INT32_MAX) {
-		zend_argument_value_error(1, "must be between 0 and %d", INT32_MAX);
-		RETURN_THROWS();
-	}
-	if (no_producer < 0 || no_producer > INT32_MAX) {
-		zend_argument_value_error(2, "must be between 0 and %d", INT32_MAX);
-		RETURN_THROWS();
-	}
-	if (no_consumer < 0 || no_consumer > INT32_MAX) {
-		zend_argument_value_error(3, "must be between 0 and %d", INT32_MAX);
+	if (!channel_limit(1, capacity) || !channel_limit(2, no_producer) || !channel_limit(3, no_consumer)) {
 		RETURN_THROWS();
 	}
 	tasync_runtime_t *rt = async_runtime();
@@ -153,7 +143,7 @@ ZEND_METHOD(Async_Channel, send)
 	tasync_channel_t *ch = this_channel(ZEND_THIS);
 	tasync_awaitable_t *cancellation;
 	tasync_runtime_t *rt = ch != NULL ? async_runtime() : NULL;
-	if (rt == NULL || !token_of(cancel_obj, &cancellation)) {
+	if (rt == NULL || !async_cancellation_of(cancel_obj, &cancellation)) {
 		RETURN_THROWS();
 	}
 	/* The caller may drop the objects while it waits. */
@@ -170,15 +160,7 @@ ZEND_METHOD(Async_Channel, send)
 	if (cancel_obj != NULL) {
 		OBJ_RELEASE(cancel_obj);
 	}
-	if (!async_after_switch()) {
-		if (err != NULL) {
-			OBJ_RELEASE((zend_object *) err);
-		}
-		RETURN_THROWS();
-	}
-	if (rc != 0) {
-		async_throw_error(rc, err);
-	}
+	async_switch_done(rc, err);
 }
 
 ZEND_METHOD(Async_Channel, sendAsync)
@@ -255,7 +237,7 @@ ZEND_METHOD(Async_Channel, recv)
 	ZEND_PARSE_PARAMETERS_END();
 	tasync_channel_t *ch = this_channel(ZEND_THIS);
 	tasync_awaitable_t *cancellation;
-	if (ch == NULL || async_runtime() == NULL || !token_of(cancel_obj, &cancellation)) {
+	if (ch == NULL || async_runtime() == NULL || !async_cancellation_of(cancel_obj, &cancellation)) {
 		RETURN_THROWS();
 	}
 	void *err = NULL;

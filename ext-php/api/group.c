@@ -357,9 +357,8 @@ ZEND_METHOD(Async_TaskGroup, awaitCompletion)
 	if (group == NULL) {
 		RETURN_THROWS();
 	}
-	tasync_awaitable_t *cancellation = cancel_obj != NULL ? async_awaitable_of(cancel_obj) : NULL;
-	if (cancel_obj != NULL && cancellation == NULL) {
-		zend_throw_exception(async_ce_async_exception, "The awaitable belongs to a runtime that no longer exists", 0);
+	tasync_awaitable_t *cancellation;
+	if (!async_cancellation_of(cancel_obj, &cancellation)) {
 		RETURN_THROWS();
 	}
 	/* The caller may drop the group and the cancellation while it waits. */
@@ -374,15 +373,7 @@ ZEND_METHOD(Async_TaskGroup, awaitCompletion)
 	if (cancel_obj != NULL) {
 		OBJ_RELEASE(cancel_obj);
 	}
-	if (!async_after_switch()) {
-		if (err != NULL) {
-			OBJ_RELEASE((zend_object *) err);
-		}
-		RETURN_THROWS();
-	}
-	if (rc != 0) {
-		async_throw_error(rc, err);
-	}
+	async_switch_done(rc, err);
 }
 
 void async_group_finally(INTERNAL_FUNCTION_PARAMETERS, tasync_group_t *group)

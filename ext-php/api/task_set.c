@@ -460,6 +460,18 @@ static tasync_group_t *this_group(zval *this_zv)
 	return s->group;
 }
 
+/* close(), cancel(), dispose(): the set takes no more tasks and an iterator
+ * waiting for a spawn wakes. The group, or NULL with an exception thrown. */
+static tasync_group_t *set_close(zval *this_zv)
+{
+	tasync_group_t *group = this_group(this_zv);
+	if (group != NULL) {
+		tasync_group_close(group);
+		set_wake(set_from_obj(Z_OBJ_P(this_zv)));
+	}
+	return group;
+}
+
 ZEND_METHOD(Async_TaskSet, __construct)
 {
 	async_task_set *s = THIS_SET();
@@ -563,12 +575,10 @@ ZEND_METHOD(Async_TaskSet, cancel)
 		Z_PARAM_OPTIONAL
 		Z_PARAM_OBJ_OF_CLASS_OR_NULL(error, async_ce_cancellation_error)
 	ZEND_PARSE_PARAMETERS_END();
-	tasync_group_t *group = this_group(ZEND_THIS);
+	tasync_group_t *group = set_close(ZEND_THIS);
 	if (group == NULL) {
 		RETURN_THROWS();
 	}
-	tasync_group_close(group);
-	set_wake(THIS_SET());
 	tasync_scope_cancel(tasync_group_scope(group), error);
 	async_safe_point();
 	async_rethrow_bailout();
@@ -577,24 +587,19 @@ ZEND_METHOD(Async_TaskSet, cancel)
 ZEND_METHOD(Async_TaskSet, close)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
-	tasync_group_t *group = this_group(ZEND_THIS);
-	if (group == NULL) {
+	if (set_close(ZEND_THIS) == NULL) {
 		RETURN_THROWS();
 	}
-	tasync_group_close(group);
-	set_wake(THIS_SET());
 	async_safe_point();
 }
 
 ZEND_METHOD(Async_TaskSet, dispose)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
-	tasync_group_t *group = this_group(ZEND_THIS);
+	tasync_group_t *group = set_close(ZEND_THIS);
 	if (group == NULL) {
 		RETURN_THROWS();
 	}
-	tasync_group_close(group);
-	set_wake(THIS_SET());
 	void *err = NULL;
 	int rc = tasync_scope_dispose(tasync_group_scope(group), TASYNC_DISPOSE_CANCEL, 0, &err);
 	async_core_call_done(rc, err);
@@ -630,9 +635,8 @@ ZEND_METHOD(Async_TaskSet, awaitCompletion)
 	if (group == NULL) {
 		RETURN_THROWS();
 	}
-	tasync_awaitable_t *cancellation = cancel_obj != NULL ? async_awaitable_of(cancel_obj) : NULL;
-	if (cancel_obj != NULL && cancellation == NULL) {
-		zend_throw_exception(async_ce_async_exception, "The awaitable belongs to a runtime that no longer exists", 0);
+	tasync_awaitable_t *cancellation;
+	if (!async_cancellation_of(cancel_obj, &cancellation)) {
 		RETURN_THROWS();
 	}
 	zend_object *self = Z_OBJ_P(ZEND_THIS);
