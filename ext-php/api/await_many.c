@@ -97,12 +97,10 @@ static bool call_init(many_call *c, uint32_t mode, zend_long count, zval *iterab
 	if (rt == NULL) {
 		return false;
 	}
+	if (!async_cancellation_of(cancel_obj, &c->cancellation)) {
+		return false;
+	}
 	if (cancel_obj) {
-		c->cancellation = async_awaitable_of(cancel_obj);
-		if (c->cancellation == NULL) {
-			zend_throw_exception(async_ce_async_exception, "The awaitable belongs to a runtime that no longer exists", 0);
-			return false;
-		}
 		GC_ADDREF(cancel_obj);
 		c->cancel_obj = cancel_obj;
 	}

@@ -21,4 +21,16 @@ void async_awaitable_register(zend_class_entry *ce, tasync_awaitable_t *(*of)(ze
 /* The tasync awaitable behind an Awaitable object (borrowed), or NULL. */
 tasync_awaitable_t *async_awaitable_of(zend_object *obj);
 
+/* The core awaitable of an optional cancellation argument (*out NULL for
+ * obj NULL); false with an AsyncException thrown when there is none (the
+ * object belongs to a runtime that no longer exists). */
+bool async_cancellation_of(zend_object *obj, tasync_awaitable_t **out);
+
+/* Async\await() and Future::await(): waits in the current coroutine for
+ * what (behind obj), cancelled by cancellation (behind cancel_obj, or
+ * both NULL), keeping both objects alive meanwhile. The result is
+ * return_value; a failure is thrown. */
+void async_await_object(tasync_runtime_t *rt, zend_object *obj, tasync_awaitable_t *what, zend_object *cancel_obj,
+	tasync_awaitable_t *cancellation, zval *return_value);
+
 #endif /* ASYNC_API_AWAITABLE_H */

@@ -16,6 +16,7 @@
 #include "api/awaitable.h"
 #include "api/exceptions.h"
 #include "api/future.h"
+#include "api/item_iterator.h"
 #include "runtime/globals.h"
 #include "runtime/host.h"
 #include "runtime/runtime.h"
@@ -82,13 +83,12 @@ static tasync_channel_t *this_channel(zval *this_zv)
 	return c->ch;
 }
 
-/* The core awaitable of a cancellation token (NULL for none); false with
- * an exception thrown. */
-static bool token_of(zend_object *obj, tasync_awaitable_t **out)
+/* A capacity or a timeout of the constructor (argument arg_num); false with
+ * a ValueError thrown when out of range. */
+static bool channel_limit(uint32_t arg_num, zend_long v)
 {
-	*out = obj != NULL ? async_awaitable_of(obj) : NULL;
-	if (obj != NULL && *out == NULL) {
-		zend_throw_exception(async_ce_async_exception, "The awaitable belongs to a runtime that no longer exists", 0);
+	if (v < 0 || v > INT32_MAX) {
+		zend_argument_value_error(arg_num, "must be between 0 and %d", INT32_MAX);
 		return false;
 	}
 	return true;
@@ -110,16 +110,7 @@ ZEND_METHOD(Async_Channel, __construct)
 		zend_throw_error(NULL, "Cannot call constructor twice");
 		RETURN_THROWS();
 	}
-	if (capacity < 0 || capacity > INT32_MAX) {
-		zend_argument_value_error(1, "must be between 0 and %d", INT32_MAX);
-		RETURN_THROWS();
-	}
-	if (no_producer < 0 || no_producer > INT32_MAX) {
-		zend_argument_value_error(2, "must be between 0 and %d", INT32_MAX);
-		RETURN_THROWS();
-	}
-	if (no_consumer < 0 || no_consumer > INT32_MAX) {
-		zend_argument_value_error(3, "must be between 0 and %d", INT32_MAX);
+	if (!channel_limit(1, capacity) || !channel_limit(2, no_producer) || !channel_limit(3, no_consumer)) {
 		RETURN_THROWS();
 	}
 	tasync_runtime_t *rt = async_runtime();
@@ -152,7 +143,7 @@ ZEND_METHOD(Async_Channel, send)
 	tasync_channel_t *ch = this_channel(ZEND_THIS);
 	tasync_awaitable_t *cancellation;
 	tasync_runtime_t *rt = ch != NULL ? async_runtime() : NULL;
-	if (rt == NULL || !token_of(cancel_obj, &cancellation)) {
+	if (rt == NULL || !async_cancellation_of(cancel_obj, &cancellation)) {
 		RETURN_THROWS();
 	}
 	/* The caller may drop the objects while it waits. */
@@ -169,15 +160,7 @@ ZEND_METHOD(Async_Channel, send)
 	if (cancel_obj != NULL) {
 		OBJ_RELEASE(cancel_obj);
 	}
-	if (!async_after_switch()) {
-		if (err != NULL) {
-			OBJ_RELEASE((zend_object *) err);
-		}
-		RETURN_THROWS();
-	}
-	if (rc != 0) {
-		async_throw_error(rc, err);
-	}
+	async_switch_done(rc, err);
 }
 
 ZEND_METHOD(Async_Channel, sendAsync)
@@ -254,7 +237,7 @@ ZEND_METHOD(Async_Channel, recv)
 	ZEND_PARSE_PARAMETERS_END();
 	tasync_channel_t *ch = this_channel(ZEND_THIS);
 	tasync_awaitable_t *cancellation;
-	if (ch == NULL || async_runtime() == NULL || !token_of(cancel_obj, &cancellation)) {
+	if (ch == NULL || async_runtime() == NULL || !async_cancellation_of(cancel_obj, &cancellation)) {
 		RETURN_THROWS();
 	}
 	void *err = NULL;
@@ -363,34 +346,17 @@ ZEND_METHOD(Async_Channel, getIterator)
 
 /* foreach ($channel as $i => $value): receives until the channel is
  * closed and empty; the keys count from 0. */
-typedef struct channel_iterator {
-	zend_object_iterator it;         /* it.data: the Channel */
-	zend_long index;
-	bool fetched;
-	zval current;
-} channel_iterator;
-
-static void iterator_dtor(zend_object_iterator *it)
+static zend_result channel_fetch(async_item_iterator *ci)
 {
-	channel_iterator *ci = (channel_iterator *) it;
-	zval_ptr_dtor(&ci->current);
-	zval_ptr_dtor(&it->data);
-}
-
-static int iterator_valid(zend_object_iterator *it)
-{
-	channel_iterator *ci = (channel_iterator *) it;
-	if (ci->fetched) {
-		return SUCCESS;
-	}
-	tasync_channel_t *ch = this_channel(&it->data);
+	zval *object = &ci->it.data;
+	tasync_channel_t *ch = this_channel(object);
 	if (ch == NULL) {
 		return FAILURE;
 	}
 	void *err = NULL;
 	zval value;
 	ZVAL_UNDEF(&value);
-	int rc = channel_recv(&it->data, ch, NULL, NULL, &value, &err);
+	int rc = channel_recv(object, ch, NULL, NULL, &value, &err);
 	if (!async_after_switch()) {
 		if (err != NULL) {
 			OBJ_RELEASE((zend_object *) err);
@@ -410,72 +376,21 @@ static int iterator_valid(zend_object_iterator *it)
 		return FAILURE;
 	}
 	ZVAL_COPY_VALUE(&ci->current, &value);
-	ci->fetched = true;
 	return SUCCESS;
 }
 
-static zval *iterator_get_current_data(zend_object_iterator *it)
-{
-	channel_iterator *ci = (channel_iterator *) it;
-	return ci->fetched ? &ci->current : &EG(uninitialized_zval);
-}
-
-static void iterator_get_current_key(zend_object_iterator *it, zval *key)
-{
-	ZVAL_LONG(key, ((channel_iterator *) it)->index);
-}
-
-static void iterator_move_forward(zend_object_iterator *it)
-{
-	channel_iterator *ci = (channel_iterator *) it;
-	zval_ptr_dtor(&ci->current);
-	ZVAL_UNDEF(&ci->current);
-	ci->fetched = false;
-	ci->index++;
-}
-
-static void iterator_rewind(zend_object_iterator *it)
-{
-	/* A channel cannot go back: the next value is the first one. */
-	(void) it;
-}
-
-static HashTable *iterator_get_gc(zend_object_iterator *it, zval **table, int *n)
-{
-	channel_iterator *ci = (channel_iterator *) it;
-	zend_get_gc_buffer *buf = zend_get_gc_buffer_create();
-	zend_get_gc_buffer_add_zval(buf, &it->data);
-	zend_get_gc_buffer_add_zval(buf, &ci->current);
-	zend_get_gc_buffer_use(buf, table, n);
-	return NULL;
-}
-
-static const zend_object_iterator_funcs channel_iterator_funcs = {
-	.dtor = iterator_dtor,
-	.valid = iterator_valid,
-	.get_current_data = iterator_get_current_data,
-	.get_current_key = iterator_get_current_key,
-	.move_forward = iterator_move_forward,
-	.rewind = iterator_rewind,
-	.invalidate_current = NULL,
-	.get_gc = iterator_get_gc,
+/* A channel cannot go back: after a rewind the next value is the first. */
+static const async_item_iterator_kind channel_items = {
+	.fetch = channel_fetch,
+	.by_ref_message = "Cannot iterate channel by reference",
+	.position_key = true,
+	.rewinds = false,
 };
 
 static zend_object_iterator *channel_get_iterator(zend_class_entry *ce, zval *object, int by_ref)
 {
 	(void) ce;
-	if (by_ref) {
-		zend_throw_error(NULL, "Cannot iterate channel by reference");
-		return NULL;
-	}
-	channel_iterator *ci = emalloc(sizeof(*ci));
-	zend_iterator_init(&ci->it);
-	ZVAL_OBJ_COPY(&ci->it.data, Z_OBJ_P(object));
-	ci->it.funcs = &channel_iterator_funcs;
-	ci->index = 0;
-	ci->fetched = false;
-	ZVAL_UNDEF(&ci->current);
-	return &ci->it;
+	return async_item_iterator_create(&channel_items, object, by_ref);
 }
 
 void async_register_channel_class(void)

@@ -48,16 +48,6 @@ void async_register_interfaces(void)
 	async_ce_signal = register_class_Async_Signal();
 }
 
-/* ------------------------------------------------------------ helpers */
-
-static void drop_outcome(tasync_runtime_t *rt, void *value, void *err)
-{
-	tasync_value_release(rt, value);
-	if (err != NULL) {
-		OBJ_RELEASE((zend_object *) err);
-	}
-}
-
 /* --------------------------------------------------------- spawn etc. */
 
 PHP_FUNCTION(Async_spawn)
@@ -199,13 +189,7 @@ PHP_FUNCTION(Async_suspend)
 	}
 	void *err = NULL;
 	int rc = tasync_yield(rt, &err);
-	if (!async_after_switch()) {
-		drop_outcome(rt, NULL, err);
-		RETURN_THROWS();
-	}
-	if (rc != 0) {
-		async_throw_error(rc, err);
-	}
+	async_switch_done(rc, err);
 }
 
 PHP_FUNCTION(Async_await)
@@ -227,29 +211,7 @@ PHP_FUNCTION(Async_await)
 		zend_throw_exception(async_ce_async_exception, "The awaitable belongs to a runtime that no longer exists", 0);
 		RETURN_THROWS();
 	}
-	/* Keep the objects alive: the caller may drop them while we wait. */
-	GC_ADDREF(what_obj);
-	if (cancel_obj) {
-		GC_ADDREF(cancel_obj);
-	}
-	void *value = NULL, *err = NULL;
-	int rc = tasync_await(rt, what, cancellation, &value, &err);
-
-	OBJ_RELEASE(what_obj);
-	if (cancel_obj) {
-		OBJ_RELEASE(cancel_obj);
-	}
-	if (!async_after_switch()) {
-		drop_outcome(rt, value, err);
-		RETURN_THROWS();
-	}
-	if (rc == 0) {
-		async_value_unbox(value, return_value);
-		tasync_value_release(rt, value);
-		return;
-	}
-	tasync_value_release(rt, value);
-	async_throw_error(rc, err);
+	async_await_object(rt, what_obj, what, cancel_obj, cancellation, return_value);
 }
 
 PHP_FUNCTION(Async_delay)
@@ -268,13 +230,7 @@ PHP_FUNCTION(Async_delay)
 	}
 	void *err = NULL;
 	int rc = tasync_delay(rt, (uint64_t) ms * 1000000u, NULL, &err);
-	if (!async_after_switch()) {
-		drop_outcome(rt, NULL, err);
-		RETURN_THROWS();
-	}
-	if (rc != 0) {
-		async_throw_error(rc, err);
-	}
+	async_switch_done(rc, err);
 }
 
 PHP_FUNCTION(Async_sleep)

@@ -568,40 +568,11 @@ ZEND_METHOD(Async_Future, await)
 		RETURN_THROWS();
 	}
 	tasync_awaitable_t *what = this_future(ZEND_THIS);
-	tasync_awaitable_t *cancellation = cancel_obj != NULL ? async_awaitable_of(cancel_obj) : NULL;
-	if (what == NULL) {
+	tasync_awaitable_t *cancellation;
+	if (what == NULL || !async_cancellation_of(cancel_obj, &cancellation)) {
 		RETURN_THROWS();
 	}
-	if (cancel_obj != NULL && cancellation == NULL) {
-		zend_throw_exception(async_ce_async_exception, "The awaitable belongs to a runtime that no longer exists", 0);
-		RETURN_THROWS();
-	}
-	/* The caller may drop the objects while it waits. */
-	zend_object *self = Z_OBJ_P(ZEND_THIS);
-	GC_ADDREF(self);
-	if (cancel_obj != NULL) {
-		GC_ADDREF(cancel_obj);
-	}
-	void *value = NULL, *err = NULL;
-	int rc = tasync_await(rt, what, cancellation, &value, &err);
-	OBJ_RELEASE(self);
-	if (cancel_obj != NULL) {
-		OBJ_RELEASE(cancel_obj);
-	}
-	if (!async_after_switch()) {
-		tasync_value_release(rt, value);
-		if (err != NULL) {
-			OBJ_RELEASE((zend_object *) err);
-		}
-		RETURN_THROWS();
-	}
-	if (rc == 0) {
-		async_value_unbox(value, return_value);
-		tasync_value_release(rt, value);
-		return;
-	}
-	tasync_value_release(rt, value);
-	async_throw_error(rc, err);
+	async_await_object(rt, Z_OBJ_P(ZEND_THIS), what, cancel_obj, cancellation, return_value);
 }
 
 /* -------------------------------------------------------- introspection */

@@ -16,6 +16,7 @@
 #include "api/coroutine.h"
 #include "api/exceptions.h"
 #include "api/future.h"
+#include "api/item_iterator.h"
 #include "api/scope.h"
 #include "api/scope_holds.h"
 #include "api/spawn.h"
@@ -356,9 +357,8 @@ ZEND_METHOD(Async_TaskGroup, awaitCompletion)
 	if (group == NULL) {
 		RETURN_THROWS();
 	}
-	tasync_awaitable_t *cancellation = cancel_obj != NULL ? async_awaitable_of(cancel_obj) : NULL;
-	if (cancel_obj != NULL && cancellation == NULL) {
-		zend_throw_exception(async_ce_async_exception, "The awaitable belongs to a runtime that no longer exists", 0);
+	tasync_awaitable_t *cancellation;
+	if (!async_cancellation_of(cancel_obj, &cancellation)) {
 		RETURN_THROWS();
 	}
 	/* The caller may drop the group and the cancellation while it waits. */
@@ -373,15 +373,7 @@ ZEND_METHOD(Async_TaskGroup, awaitCompletion)
 	if (cancel_obj != NULL) {
 		OBJ_RELEASE(cancel_obj);
 	}
-	if (!async_after_switch()) {
-		if (err != NULL) {
-			OBJ_RELEASE((zend_object *) err);
-		}
-		RETURN_THROWS();
-	}
-	if (rc != 0) {
-		async_throw_error(rc, err);
-	}
+	async_switch_done(rc, err);
 }
 
 void async_group_finally(INTERNAL_FUNCTION_PARAMETERS, tasync_group_t *group)
@@ -515,42 +507,14 @@ ZEND_METHOD(Async_TaskGroup, count)
 
 /* foreach ($group as $key => [$result, $error]): in completion order,
  * waiting (tasync_group_wait_next) for each next task. */
-typedef struct group_iterator {
-	zend_object_iterator it;         /* it.data: the TaskGroup */
-	size_t index;                    /* the completion index being looked at */
-	bool fetched;                    /* current and key hold entry `index` */
-	zval current;
-	zval key;
-} group_iterator;
-
-static void iterator_clear(group_iterator *gi)
+static zend_result group_fetch(async_item_iterator *ii)
 {
-	zval_ptr_dtor(&gi->current);
-	zval_ptr_dtor(&gi->key);
-	ZVAL_UNDEF(&gi->current);
-	ZVAL_UNDEF(&gi->key);
-	gi->fetched = false;
-}
-
-static void iterator_dtor(zend_object_iterator *it)
-{
-	group_iterator *gi = (group_iterator *) it;
-	iterator_clear(gi);
-	zval_ptr_dtor(&it->data);
-}
-
-static int iterator_valid(zend_object_iterator *it)
-{
-	group_iterator *gi = (group_iterator *) it;
-	if (gi->fetched) {
-		return SUCCESS;
-	}
-	tasync_group_t *group = this_group(&it->data);
+	tasync_group_t *group = this_group(&ii->it.data);
 	if (group == NULL) {
 		return FAILURE;
 	}
 	void *err = NULL;
-	int rc = tasync_group_wait_next(ASYNC_G(rt), group, gi->index, NULL, &err);
+	int rc = tasync_group_wait_next(ASYNC_G(rt), group, (size_t) ii->position, NULL, &err);
 	if (!async_after_switch()) {
 		if (err != NULL) {
 			OBJ_RELEASE((zend_object *) err);
@@ -567,7 +531,7 @@ static int iterator_valid(zend_object_iterator *it)
 	tasync_group_entry_t e;
 	memset(&e, 0, sizeof(e));
 	e.size = sizeof(e);
-	if (tasync_group_entry(group, gi->index, 1, &e) != 0) {
+	if (tasync_group_entry(group, (size_t) ii->position, 1, &e) != 0) {
 		return FAILURE;
 	}
 	zval value, error;
@@ -577,86 +541,29 @@ static int iterator_valid(zend_object_iterator *it)
 	} else {
 		ZVAL_NULL(&error);
 	}
-	array_init_size(&gi->current, 2);
-	add_next_index_zval(&gi->current, &value);
-	add_next_index_zval(&gi->current, &error);
+	array_init_size(&ii->current, 2);
+	add_next_index_zval(&ii->current, &value);
+	add_next_index_zval(&ii->current, &error);
 	if (e.key.is_string) {
-		ZVAL_STRINGL(&gi->key, e.key.str, e.key.len);
+		ZVAL_STRINGL(&ii->key, e.key.str, e.key.len);
 	} else {
-		ZVAL_LONG(&gi->key, (zend_long) e.key.num);
+		ZVAL_LONG(&ii->key, (zend_long) e.key.num);
 	}
-	gi->fetched = true;
 	return SUCCESS;
 }
 
-static zval *iterator_get_current_data(zend_object_iterator *it)
-{
-	group_iterator *gi = (group_iterator *) it;
-	return gi->fetched ? &gi->current : &EG(uninitialized_zval);
-}
-
-static void iterator_get_current_key(zend_object_iterator *it, zval *key)
-{
-	group_iterator *gi = (group_iterator *) it;
-	if (gi->fetched) {
-		ZVAL_COPY(key, &gi->key);
-	} else {
-		ZVAL_NULL(key);
-	}
-}
-
-static void iterator_move_forward(zend_object_iterator *it)
-{
-	group_iterator *gi = (group_iterator *) it;
-	iterator_clear(gi);
-	gi->index++;
-}
-
-static void iterator_rewind(zend_object_iterator *it)
-{
-	group_iterator *gi = (group_iterator *) it;
-	iterator_clear(gi);
-	gi->index = 0;
-}
-
-static HashTable *iterator_get_gc(zend_object_iterator *it, zval **table, int *n)
-{
-	group_iterator *gi = (group_iterator *) it;
-	zend_get_gc_buffer *buf = zend_get_gc_buffer_create();
-	zend_get_gc_buffer_add_zval(buf, &it->data);
-	zend_get_gc_buffer_add_zval(buf, &gi->current);
-	zend_get_gc_buffer_add_zval(buf, &gi->key);
-	zend_get_gc_buffer_use(buf, table, n);
-	return NULL;
-}
-
-static const zend_object_iterator_funcs group_iterator_funcs = {
-	.dtor = iterator_dtor,
-	.valid = iterator_valid,
-	.get_current_data = iterator_get_current_data,
-	.get_current_key = iterator_get_current_key,
-	.move_forward = iterator_move_forward,
-	.rewind = iterator_rewind,
-	.invalidate_current = NULL,
-	.get_gc = iterator_get_gc,
+/* The position is the completion index being looked at. */
+static const async_item_iterator_kind group_items = {
+	.fetch = group_fetch,
+	.by_ref_message = "An iterator cannot be used with foreach by reference",
+	.position_key = false,
+	.rewinds = true,
 };
 
 static zend_object_iterator *group_get_iterator(zend_class_entry *ce, zval *object, int by_ref)
 {
 	(void) ce;
-	if (by_ref) {
-		zend_throw_error(NULL, "An iterator cannot be used with foreach by reference");
-		return NULL;
-	}
-	group_iterator *gi = emalloc(sizeof(*gi));
-	zend_iterator_init(&gi->it);
-	ZVAL_OBJ_COPY(&gi->it.data, Z_OBJ_P(object));
-	gi->it.funcs = &group_iterator_funcs;
-	gi->index = 0;
-	gi->fetched = false;
-	ZVAL_UNDEF(&gi->current);
-	ZVAL_UNDEF(&gi->key);
-	return &gi->it;
+	return async_item_iterator_create(&group_items, object, by_ref);
 }
 
 void async_register_group_class(void)

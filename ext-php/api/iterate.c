@@ -129,15 +129,10 @@ static int running_wait(tasync_runtime_t *rt, running_set *r, uint32_t limit, vo
 	return 0;
 }
 
-/* Waits for a free place when $concurrency bounds the callbacks. Returns
- * false when the caller must stop (an exception is thrown). */
-static bool iterate_slot(tasync_runtime_t *rt, running_set *r, zend_long concurrency)
+/* After a wait or a yield: false when the caller must stop (the coroutine
+ * unwinds, or the error rc is thrown). */
+static bool switch_done(tasync_runtime_t *rt, int rc, void *err)
 {
-	if (concurrency <= 0) {
-		return true;
-	}
-	void *err = NULL;
-	int rc = running_wait(rt, r, (uint32_t) concurrency, &err);
 	if (!async_after_switch()) {
 		tasync_error_release(rt, err);
 		return false;
@@ -147,6 +142,18 @@ static bool iterate_slot(tasync_runtime_t *rt, running_set *r, zend_long concurr
 		return false;
 	}
 	return true;
+}
+
+/* Waits for a free place when $concurrency bounds the callbacks. Returns
+ * false when the caller must stop (an exception is thrown). */
+static bool iterate_slot(tasync_runtime_t *rt, running_set *r, zend_long concurrency)
+{
+	if (concurrency <= 0) {
+		return true;
+	}
+	void *err = NULL;
+	int rc = running_wait(rt, r, (uint32_t) concurrency, &err);
+	return switch_done(rt, rc, err);
 }
 
 /* One element: its callback's coroutine, then a yield so that it starts
@@ -173,15 +180,7 @@ static bool iterate_one(tasync_runtime_t *rt, tasync_scope_t *scope, iterate_sta
 	}
 	r->list[r->count++] = co;
 	rc = tasync_yield(rt, &err);
-	if (!async_after_switch()) {
-		tasync_error_release(rt, err);
-		return false;
-	}
-	if (rc != 0) {
-		async_throw_error(rc, err);
-		return false;
-	}
-	return true;
+	return switch_done(rt, rc, err);
 }
 
 /* Walks iterable; false when an exception is thrown. */

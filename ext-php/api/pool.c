@@ -401,17 +401,19 @@ static void pool_done(zval *this_zv)
 	}
 }
 
-/* After a resource was lent: the resources refused on the way are
- * destroyed now; when a destructor throws, the lent one goes back and the
- * exception is the call's. */
-static void lent_done(zval *this_zv, tasync_pool_t *pool, void *resource, zval *return_value)
+/* A resource was lent (acquire(), tryAcquire()): it is the return value;
+ * the resources refused on the way are destroyed now; when a destructor
+ * throws, the lent one goes back and the exception is the call's. */
+static void lent_done(zval *this_zv, tasync_runtime_t *rt, tasync_pool_t *pool, void *resource, zval *return_value)
 {
+	async_value_unbox(resource, return_value);
 	pool_done(this_zv);
 	if (EG(exception)) {
 		tasync_pool_give_back(pool, resource, NULL);
 		zval_ptr_dtor(return_value);
 		ZVAL_UNDEF(return_value);
 	}
+	tasync_value_release(rt, resource);
 }
 
 ZEND_METHOD(Async_Pool, __construct)
@@ -509,6 +511,46 @@ ZEND_METHOD(Async_Pool, __construct)
 	}
 }
 
+/* acquire() (waits up to timeout ms, 0 for no limit) and tryAcquire()
+ * (wait false: null when no resource is free). */
+static void pool_take(INTERNAL_FUNCTION_PARAMETERS, bool wait, zend_long timeout)
+{
+	tasync_pool_t *pool = this_pool(ZEND_THIS);
+	tasync_runtime_t *rt = pool != NULL ? async_runtime() : NULL;
+	if (rt == NULL) {
+		RETURN_THROWS();
+	}
+	zend_object *self = Z_OBJ_P(ZEND_THIS);
+	GC_ADDREF(self);
+	void *resource = NULL, *err = NULL;
+	int rc;
+	if (wait) {
+		rc = tasync_pool_acquire(rt, pool, NULL, (uint64_t) timeout * 1000000u, &resource, &err);
+		if (!async_after_switch()) {
+			if (rc == 0) {
+				/* Taken, but the coroutine unwinds: it goes back. */
+				tasync_pool_give_back(pool, resource, NULL);
+			}
+			tasync_value_release(rt, resource);
+			tasync_error_release(rt, err);
+			OBJ_RELEASE(self);
+			RETURN_THROWS();
+		}
+	} else {
+		rc = tasync_pool_try_acquire(rt, pool, &resource, &err);
+		async_safe_point();
+	}
+	if (rc == 0) {
+		lent_done(ZEND_THIS, rt, pool, resource, return_value);
+	} else if (!wait && rc == -EAGAIN) {
+		tasync_error_release(rt, err);
+		ZVAL_NULL(return_value);
+	} else {
+		async_throw_error(rc, err);
+	}
+	OBJ_RELEASE(self);
+}
+
 ZEND_METHOD(Async_Pool, acquire)
 {
 	zend_long timeout = 0;
@@ -520,59 +562,13 @@ ZEND_METHOD(Async_Pool, acquire)
 		zend_argument_value_error(1, "must be greater than or equal to 0");
 		RETURN_THROWS();
 	}
-	tasync_pool_t *pool = this_pool(ZEND_THIS);
-	tasync_runtime_t *rt = pool != NULL ? async_runtime() : NULL;
-	if (rt == NULL) {
-		RETURN_THROWS();
-	}
-	zend_object *self = Z_OBJ_P(ZEND_THIS);
-	GC_ADDREF(self);
-	void *resource = NULL, *err = NULL;
-	int rc = tasync_pool_acquire(rt, pool, NULL, (uint64_t) timeout * 1000000u, &resource, &err);
-	if (!async_after_switch()) {
-		if (rc == 0) {
-			/* Taken, but the coroutine unwinds: it goes back. */
-			tasync_pool_give_back(pool, resource, NULL);
-		}
-		tasync_value_release(rt, resource);
-		tasync_error_release(rt, err);
-		OBJ_RELEASE(self);
-		RETURN_THROWS();
-	}
-	if (rc == 0) {
-		async_value_unbox(resource, return_value);
-		lent_done(ZEND_THIS, pool, resource, return_value);
-		tasync_value_release(rt, resource);
-	} else {
-		async_throw_error(rc, err);
-	}
-	OBJ_RELEASE(self);
+	pool_take(INTERNAL_FUNCTION_PARAM_PASSTHRU, true, timeout);
 }
 
 ZEND_METHOD(Async_Pool, tryAcquire)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
-	tasync_pool_t *pool = this_pool(ZEND_THIS);
-	tasync_runtime_t *rt = pool != NULL ? async_runtime() : NULL;
-	if (rt == NULL) {
-		RETURN_THROWS();
-	}
-	zend_object *self = Z_OBJ_P(ZEND_THIS);
-	GC_ADDREF(self);
-	void *resource = NULL, *err = NULL;
-	int rc = tasync_pool_try_acquire(rt, pool, &resource, &err);
-	async_safe_point();
-	if (rc == 0) {
-		async_value_unbox(resource, return_value);
-		lent_done(ZEND_THIS, pool, resource, return_value);
-		tasync_value_release(rt, resource);
-	} else if (rc == -EAGAIN) {
-		tasync_error_release(rt, err);
-		ZVAL_NULL(return_value);
-	} else {
-		async_throw_error(rc, err);
-	}
-	OBJ_RELEASE(self);
+	pool_take(INTERNAL_FUNCTION_PARAM_PASSTHRU, false, 0);
 }
 
 /* The lease of the resource identical to value: the current coroutine's

@@ -536,16 +536,6 @@ ZEND_METHOD(Async_Scope, allowZombies)
 	RETURN_OBJ_COPY(Z_OBJ_P(ZEND_THIS));
 }
 
-/* The core awaitable of a cancellation argument, or NULL with an exception. */
-static tasync_awaitable_t *cancellation_of(zend_object *obj)
-{
-	tasync_awaitable_t *aw = async_awaitable_of(obj);
-	if (aw == NULL) {
-		zend_throw_exception(async_ce_async_exception, "The awaitable belongs to a runtime that no longer exists", 0);
-	}
-	return aw;
-}
-
 ZEND_METHOD(Async_Scope, awaitCompletion)
 {
 	zend_object *cancel_obj;
@@ -553,8 +543,8 @@ ZEND_METHOD(Async_Scope, awaitCompletion)
 		Z_PARAM_OBJ_OF_CLASS(cancel_obj, async_ce_awaitable)
 	ZEND_PARSE_PARAMETERS_END();
 	tasync_scope_t *scope = this_scope(ZEND_THIS);
-	tasync_awaitable_t *cancellation = scope != NULL ? cancellation_of(cancel_obj) : NULL;
-	if (cancellation == NULL) {
+	tasync_awaitable_t *cancellation;
+	if (scope == NULL || !async_cancellation_of(cancel_obj, &cancellation)) {
 		RETURN_THROWS();
 	}
 	zend_object *self = Z_OBJ_P(ZEND_THIS);
@@ -564,15 +554,7 @@ ZEND_METHOD(Async_Scope, awaitCompletion)
 	int rc = tasync_scope_await_completion(ASYNC_G(rt), scope, cancellation, &err);
 	OBJ_RELEASE(cancel_obj);
 	OBJ_RELEASE(self);
-	if (!async_after_switch()) {
-		if (err != NULL) {
-			OBJ_RELEASE((zend_object *) err);
-		}
-		RETURN_THROWS();
-	}
-	if (rc != 0) {
-		async_throw_error(rc, err);
-	}
+	async_switch_done(rc, err);
 }
 
 ZEND_METHOD(Async_Scope, awaitAfterCancellation)
@@ -593,8 +575,8 @@ ZEND_METHOD(Async_Scope, awaitAfterCancellation)
 	if (scope == NULL) {
 		RETURN_THROWS();
 	}
-	tasync_awaitable_t *cancellation = NULL;
-	if (cancel_obj != NULL && (cancellation = cancellation_of(cancel_obj)) == NULL) {
+	tasync_awaitable_t *cancellation;
+	if (!async_cancellation_of(cancel_obj, &cancellation)) {
 		RETURN_THROWS();
 	}
 	zval callable;

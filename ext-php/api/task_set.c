@@ -25,6 +25,7 @@
 #include "api/exceptions.h"
 #include "api/future.h"
 #include "api/group.h"
+#include "api/item_iterator.h"
 #include "api/scope.h"
 #include "api/scope_holds.h"
 #include "api/spawn.h"
@@ -459,6 +460,18 @@ static tasync_group_t *this_group(zval *this_zv)
 	return s->group;
 }
 
+/* close(), cancel(), dispose(): the set takes no more tasks and an iterator
+ * waiting for a spawn wakes. The group, or NULL with an exception thrown. */
+static tasync_group_t *set_close(zval *this_zv)
+{
+	tasync_group_t *group = this_group(this_zv);
+	if (group != NULL) {
+		tasync_group_close(group);
+		set_wake(set_from_obj(Z_OBJ_P(this_zv)));
+	}
+	return group;
+}
+
 ZEND_METHOD(Async_TaskSet, __construct)
 {
 	async_task_set *s = THIS_SET();
@@ -562,12 +575,10 @@ ZEND_METHOD(Async_TaskSet, cancel)
 		Z_PARAM_OPTIONAL
 		Z_PARAM_OBJ_OF_CLASS_OR_NULL(error, async_ce_cancellation_error)
 	ZEND_PARSE_PARAMETERS_END();
-	tasync_group_t *group = this_group(ZEND_THIS);
+	tasync_group_t *group = set_close(ZEND_THIS);
 	if (group == NULL) {
 		RETURN_THROWS();
 	}
-	tasync_group_close(group);
-	set_wake(THIS_SET());
 	tasync_scope_cancel(tasync_group_scope(group), error);
 	async_safe_point();
 	async_rethrow_bailout();
@@ -576,24 +587,19 @@ ZEND_METHOD(Async_TaskSet, cancel)
 ZEND_METHOD(Async_TaskSet, close)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
-	tasync_group_t *group = this_group(ZEND_THIS);
-	if (group == NULL) {
+	if (set_close(ZEND_THIS) == NULL) {
 		RETURN_THROWS();
 	}
-	tasync_group_close(group);
-	set_wake(THIS_SET());
 	async_safe_point();
 }
 
 ZEND_METHOD(Async_TaskSet, dispose)
 {
 	ZEND_PARSE_PARAMETERS_NONE();
-	tasync_group_t *group = this_group(ZEND_THIS);
+	tasync_group_t *group = set_close(ZEND_THIS);
 	if (group == NULL) {
 		RETURN_THROWS();
 	}
-	tasync_group_close(group);
-	set_wake(THIS_SET());
 	void *err = NULL;
 	int rc = tasync_scope_dispose(tasync_group_scope(group), TASYNC_DISPOSE_CANCEL, 0, &err);
 	async_core_call_done(rc, err);
@@ -629,9 +635,8 @@ ZEND_METHOD(Async_TaskSet, awaitCompletion)
 	if (group == NULL) {
 		RETURN_THROWS();
 	}
-	tasync_awaitable_t *cancellation = cancel_obj != NULL ? async_awaitable_of(cancel_obj) : NULL;
-	if (cancel_obj != NULL && cancellation == NULL) {
-		zend_throw_exception(async_ce_async_exception, "The awaitable belongs to a runtime that no longer exists", 0);
+	tasync_awaitable_t *cancellation;
+	if (!async_cancellation_of(cancel_obj, &cancellation)) {
 		RETURN_THROWS();
 	}
 	zend_object *self = Z_OBJ_P(ZEND_THIS);
@@ -671,39 +676,13 @@ ZEND_METHOD(Async_TaskSet, getIterator)
 
 /* foreach ($set as $key => [$result, $error]): delivers each result as it
  * arrives, waiting in the iterating coroutine, until no task is left. */
-typedef struct set_iterator {
-	zend_object_iterator it;         /* it.data: the TaskSet */
-	bool fetched;
-	zval current;
-	zval key;
-} set_iterator;
-
-static void iterator_clear(set_iterator *si)
+static zend_result set_fetch(async_item_iterator *si)
 {
-	zval_ptr_dtor(&si->current);
-	zval_ptr_dtor(&si->key);
-	ZVAL_UNDEF(&si->current);
-	ZVAL_UNDEF(&si->key);
-	si->fetched = false;
-}
-
-static void iterator_dtor(zend_object_iterator *it)
-{
-	iterator_clear((set_iterator *) it);
-	zval_ptr_dtor(&it->data);
-}
-
-static int iterator_valid(zend_object_iterator *it)
-{
-	set_iterator *si = (set_iterator *) it;
-	if (si->fetched) {
-		return SUCCESS;
-	}
-	tasync_group_t *group = this_group(&it->data);
+	tasync_group_t *group = this_group(&si->it.data);
 	if (group == NULL) {
 		return FAILURE;
 	}
-	async_task_set *s = set_from_obj(Z_OBJ(it->data));
+	async_task_set *s = set_from_obj(Z_OBJ(si->it.data));
 	for (;;) {
 		set_sync(s);
 		int32_t i = set_pick(s, false);
@@ -722,7 +701,6 @@ static int iterator_valid(zend_object_iterator *it)
 			ZVAL_COPY_VALUE(&si->key, &e.key);
 			ZVAL_UNDEF(&e.key);
 			entry_dtor(&e);
-			si->fetched = true;
 			return SUCCESS;
 		}
 		void *err = NULL;
@@ -763,70 +741,17 @@ static int iterator_valid(zend_object_iterator *it)
 	}
 }
 
-static zval *iterator_get_current_data(zend_object_iterator *it)
-{
-	set_iterator *si = (set_iterator *) it;
-	return si->fetched ? &si->current : &EG(uninitialized_zval);
-}
-
-static void iterator_get_current_key(zend_object_iterator *it, zval *key)
-{
-	set_iterator *si = (set_iterator *) it;
-	if (si->fetched) {
-		ZVAL_COPY(key, &si->key);
-	} else {
-		ZVAL_NULL(key);
-	}
-}
-
-static void iterator_move_forward(zend_object_iterator *it)
-{
-	iterator_clear((set_iterator *) it);
-}
-
-static void iterator_rewind(zend_object_iterator *it)
-{
-	/* Delivered results are gone: the iteration goes on from what is left. */
-	(void) it;
-}
-
-static HashTable *iterator_get_gc(zend_object_iterator *it, zval **table, int *n)
-{
-	set_iterator *si = (set_iterator *) it;
-	zend_get_gc_buffer *buf = zend_get_gc_buffer_create();
-	zend_get_gc_buffer_add_zval(buf, &it->data);
-	zend_get_gc_buffer_add_zval(buf, &si->current);
-	zend_get_gc_buffer_add_zval(buf, &si->key);
-	zend_get_gc_buffer_use(buf, table, n);
-	return NULL;
-}
-
-static const zend_object_iterator_funcs set_iterator_funcs = {
-	.dtor = iterator_dtor,
-	.valid = iterator_valid,
-	.get_current_data = iterator_get_current_data,
-	.get_current_key = iterator_get_current_key,
-	.move_forward = iterator_move_forward,
-	.rewind = iterator_rewind,
-	.invalidate_current = NULL,
-	.get_gc = iterator_get_gc,
+static const async_item_iterator_kind set_items = {
+	.fetch = set_fetch,
+	.by_ref_message = "Cannot iterate TaskSet by reference",
+	.position_key = false,
+	.rewinds = false,
 };
 
 static zend_object_iterator *set_get_iterator(zend_class_entry *ce, zval *object, int by_ref)
 {
 	(void) ce;
-	if (by_ref) {
-		zend_throw_error(NULL, "Cannot iterate TaskSet by reference");
-		return NULL;
-	}
-	set_iterator *si = emalloc(sizeof(*si));
-	zend_iterator_init(&si->it);
-	ZVAL_OBJ_COPY(&si->it.data, Z_OBJ_P(object));
-	si->it.funcs = &set_iterator_funcs;
-	si->fetched = false;
-	ZVAL_UNDEF(&si->current);
-	ZVAL_UNDEF(&si->key);
-	return &si->it;
+	return async_item_iterator_create(&set_items, object, by_ref);
 }
 
 void async_register_task_set_class(void)

@@ -613,6 +613,19 @@ void async_throw_error(int rc, void *err)
 	zend_throw_exception_ex(async_ce_async_exception, rc, "%s", tasync_strerror(rc));
 }
 
+void async_switch_done(int rc, void *err)
+{
+	if (!async_after_switch()) {
+		if (err != NULL) {
+			OBJ_RELEASE((zend_object *) err);
+		}
+		return;
+	}
+	if (rc != 0) {
+		async_throw_error(rc, err);
+	}
+}
+
 void async_abort_all(int mode)
 {
 	tasync_runtime_t *rt = ASYNC_G(rt);

@@ -56,6 +56,11 @@ bool async_after_switch(void);
  * AsyncException describing rc when err is NULL. */
 void async_throw_error(int rc, void *err);
 
+/* The end of a PHP method after a core call that may have switched
+ * coroutines: when async_after_switch() says to return, err is released;
+ * otherwise rc's error is thrown (nothing for rc 0). */
+void async_switch_done(int rc, void *err);
+
 /*
  * Rule C22 through the core's tasync_runtime_abort: every unfinished
  * coroutine is marked aborted and woken, so that it unwinds; mode is

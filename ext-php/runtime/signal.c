@@ -237,9 +237,8 @@ PHP_FUNCTION(Async_signal)
 	if (rt == NULL) {
 		RETURN_THROWS();
 	}
-	tasync_awaitable_t *cancellation = cancel_obj != NULL ? async_awaitable_of(cancel_obj) : NULL;
-	if (cancel_obj != NULL && cancellation == NULL) {
-		zend_throw_exception(async_ce_async_exception, "The awaitable belongs to a runtime that no longer exists", 0);
+	tasync_awaitable_t *cancellation;
+	if (!async_cancellation_of(cancel_obj, &cancellation)) {
 		RETURN_THROWS();
 	}
 	tasync_awaitable_t *future = async_future_new();
