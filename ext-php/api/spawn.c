@@ -49,6 +49,13 @@
 
 #include "zend_closures.h"
 
+static void (*coroutine_end_hook)(tasync_coroutine_t *co);
+
+void async_on_coroutine_end(void (*hook)(tasync_coroutine_t *co))
+{
+	coroutine_end_hook = hook;
+}
+
 /*
  * The VM stack of a coroutine. Its first page is a local array of
  * coroutine_entry(), so it lives on the coroutine's own C stack, in
@@ -508,6 +515,10 @@ static void coroutine_entry(tasync_coroutine_t *self, void *arg)
 			/* Destructors run here, still inside the coroutine. */
 			coroutine_release_call(c);
 			async_safe_point();
+			/* Pooled PDO connections its statements outlive stay counted. */
+			if (coroutine_end_hook != NULL) {
+				coroutine_end_hook(self);
+			}
 			if (EG(exception)) {
 				fatal = coroutine_failed(c, self);
 			}

@@ -78,6 +78,14 @@ void async_native_options(tasync_spawn_options_t *opts, void (*fn)(tasync_corout
 void async_native_discard(tasync_spawn_options_t *opts);
 
 /*
+ * hook(co) is called in every PHP coroutine once its PHP code is over (its
+ * callable, its arguments and its destructors done), before it completes
+ * (one hook: io/pdo_pool.c's, for connections held by statements that
+ * outlive their coroutine).
+ */
+void async_on_coroutine_end(void (*hook)(tasync_coroutine_t *co));
+
+/*
  * Spawns fn(self, arg) (see async_native_options) into scope (NULL: the
  * current one). Returns 0 and a handle in *out (may be NULL: none kept),
  * or the core's code with the error in *out_error (may be NULL); on

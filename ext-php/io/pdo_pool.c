@@ -28,8 +28,9 @@
  * Before the connection is lent again (before_release, which the core
  * runs in the next borrower when the coroutine ended), it is reset:
  *  - a PDOStatement still alive (it outlived its coroutine) keeps the
- *    connection: it leaves the pool (no longer counted) and closes with
- *    the statement;
+ *    connection, which stays counted against ATTR_POOL_MAX meanwhile and
+ *    comes back to the pool (reset as below) after its last statement
+ *    went (see "Statements that outlive their coroutine");
  *  - a connection whose attributes the borrower changed with setAttribute()
  *    is closed, not reused;
  *  - an open transaction is rolled back (PDO's rollBack());
@@ -43,6 +44,32 @@
  *    open is cheap and a handle has no state worth keeping);
  *  - PDO's own error state is cleared (errorCode() "00000").
  * A reset that fails closes the connection instead.
+ *
+ * Statements that outlive their coroutine. Every statement made on a
+ * pooled connection (prepare(), query()) gets object handlers of ours:
+ * PDO's with free_obj wrapped. When a coroutine's PHP code is over (its
+ * result, its closure and arguments released: api/spawn.c calls
+ * async_pdo_pool_coroutine_end, its async_on_coroutine_end hook, in the
+ * coroutine), each connection lent to it whose object something else than
+ * the pool still references (the only references PDO gives out are
+ * statements' database_object_handle, after the failed query's statement
+ * is dropped) is handed to nobody (tasync_pool_transfer with NULL): still
+ * lent, still counted against max, never lent to anyone else, and recorded
+ * in pp_held_conns. Otherwise the core takes it back as usual. A
+ * statement's free_obj then runs PDO's (which releases its reference to
+ * the connection) and checks the reference count: when only the pool's is
+ * left, that was the last statement, and the connection is given back
+ * (tasync_pool_give_back) from a native coroutine of its own, so that
+ * before_release's reset (which talks to the server and suspends) never
+ * runs inside a destructor; a reset that fails destroys it, which frees
+ * its place for a new connection. A reference count is what PHP already
+ * maintains for the connection object exactly: no counter of our own can
+ * drift from it. If the facade went meanwhile, the pool is closed and the
+ * give back destroys the connection (pp_held_conns keeps a reference to
+ * the pool, whose data is this record); at the end of the request
+ * pp_held_conns is dropped and the runtime's teardown releases the pool's
+ * reference: the connection then goes with its last statement as a plain
+ * PDO object.
  *
  * Broken connections. After a call that failed, the connection's driver
  * is asked whether it is alive (pdo_dbh_methods.check_liveness: a ping
@@ -139,6 +166,18 @@ zend_long async_pdo_pool_layout_fault;
 ZEND_TLS HashTable *pp_recs;
 /* Connection object in a pool => pp_rec * (borrowed: the pool's data). */
 ZEND_TLS HashTable *pp_conns;
+/* Connection object lent to nobody while statements hold it => pp_held *. */
+ZEND_TLS HashTable *pp_held_conns;
+
+/* A connection whose coroutine ended while statements held it: still lent
+ * (counted against max) to nobody, until its last statement goes. */
+typedef struct pp_held {
+	tasync_pool_t *pool;        /* one reference */
+	void *resource;             /* the lease (the pool's reference) */
+} pp_held;
+
+static zend_object_handlers pp_stmt_handlers;
+static const zend_object_handlers *pp_stmt_orig_handlers;
 
 static pp_rec *pp_rec_of(zend_object *obj)
 {
@@ -697,6 +736,131 @@ void async_pdo_pool_statement_failed(zend_object *stmt_obj)
 	pp_rec_unref(r);
 }
 
+/* ------------------------------------- statements that outlive their coroutine */
+
+/* Gives a held connection back, in a coroutine of its own (the reset
+ * talks to the server). */
+static void pp_held_entry(tasync_coroutine_t *self, void *arg)
+{
+	pp_held *h = arg;
+	(void) self;
+	tasync_pool_give_back(h->pool, h->resource, NULL);
+	async_safe_point();
+	if (EG(exception) != NULL) {
+		zend_clear_exception();
+	}
+}
+
+static void pp_held_free(void *arg)
+{
+	pp_held *h = arg;
+	tasync_pool_release(h->pool);
+	efree(h);
+}
+
+/* The last statement holding conn went: the pool takes it back. */
+static void pp_held_return(zend_object *conn)
+{
+	pp_held *h = zend_hash_index_find_ptr(pp_held_conns, conn->handle);
+	zend_hash_index_del(pp_held_conns, conn->handle);
+	tasync_runtime_t *rt = ASYNC_G(rt);
+	if (rt != NULL) {
+		void *err = NULL;
+		pp_held *arg = emalloc(sizeof(*arg));
+		*arg = *h;
+		tasync_pool_retain(arg->pool);
+		int rc = async_spawn_native(tasync_scope_global(rt), pp_held_entry, arg, pp_held_free, NULL, &err);
+		tasync_error_release(rt, err);
+		if (rc == 0) {
+			pp_held_free(h);
+			return;
+		}
+	}
+	/* No coroutine to reset it in: given back as failed (destroyed), its
+	 * place free for a new connection. */
+	zend_object *why = async_error_create(TASYNC_ERROR_POOL, -EPIPE, "PDO connection not reset");
+	tasync_pool_give_back(h->pool, h->resource, why);
+	OBJ_RELEASE(why);
+	pp_held_free(h);
+}
+
+/* free_obj of the statements made on pooled connections: PDO's, then the
+ * check whether it was the last holder of a held connection. */
+static void pp_stmt_free(zend_object *obj)
+{
+	pdo_stmt_t *stmt = php_pdo_stmt_fetch_object(obj);
+	zend_object *conn = NULL;
+	if (pp_held_conns != NULL && Z_TYPE(stmt->database_object_handle) == IS_OBJECT
+			&& zend_hash_index_exists(pp_held_conns, Z_OBJ(stmt->database_object_handle)->handle)) {
+		conn = Z_OBJ(stmt->database_object_handle);
+		GC_ADDREF(conn);
+	}
+	pp_stmt_orig_handlers->free_obj(obj);
+	if (conn != NULL) {
+		/* Ours and the pool's: no statement is left. */
+		if (GC_REFCOUNT(conn) == 2 && pp_held_conns != NULL && zend_hash_index_exists(pp_held_conns, conn->handle)) {
+			pp_held_return(conn);
+		}
+		OBJ_RELEASE(conn);
+	}
+}
+
+/* A statement prepare() or query() made on the pooled connection conn. */
+static void pp_stmt_made(zend_object *conn, zval *rv)
+{
+	if (Z_TYPE_P(rv) != IS_OBJECT) {
+		return;
+	}
+	zend_object *obj = Z_OBJ_P(rv);
+	if (pp_stmt_orig_handlers == NULL) {
+		pp_stmt_orig_handlers = obj->handlers;
+		pp_stmt_handlers = *obj->handlers;
+		pp_stmt_handlers.free_obj = pp_stmt_free;
+	}
+	if (obj->handlers != pp_stmt_orig_handlers) {
+		return;
+	}
+	pdo_stmt_t *stmt = php_pdo_stmt_fetch_object(obj);
+	if (Z_TYPE(stmt->database_object_handle) == IS_OBJECT && Z_OBJ(stmt->database_object_handle) == conn) {
+		obj->handlers = &pp_stmt_handlers;
+	}
+}
+
+/* The PHP code of co is over (api/spawn.c, in co): its connections that
+ * statements still hold are handed to nobody (see the top). */
+void async_pdo_pool_coroutine_end(tasync_coroutine_t *co)
+{
+	if (pp_recs == NULL || pp_conns == NULL || ASYNC_G(rt) == NULL) {
+		return;
+	}
+	pp_rec *r;
+	ZEND_HASH_FOREACH_PTR(pp_recs, r) {
+		if (r->pool == NULL || r->rt != ASYNC_G(rt)) {
+			continue;
+		}
+		void *resource;
+		while ((resource = pp_lease_of(r->pool, co)) != NULL) {
+			zend_object *conn = pp_resource_obj(resource);
+			if (conn == NULL) {
+				break;
+			}
+			pp_clear_query_stmt(conn);
+			if (GC_REFCOUNT(conn) <= 1 || tasync_pool_transfer(r->pool, resource, NULL) != 0) {
+				break; /* the core takes it back */
+			}
+			if (pp_held_conns == NULL) {
+				ALLOC_HASHTABLE(pp_held_conns);
+				zend_hash_init(pp_held_conns, 8, NULL, NULL, 0);
+			}
+			pp_held *h = emalloc(sizeof(*h));
+			h->pool = r->pool;
+			h->resource = resource;
+			tasync_pool_retain(h->pool);
+			zend_hash_index_update_ptr(pp_held_conns, conn->handle, h);
+		}
+	} ZEND_HASH_FOREACH_END();
+}
+
 /* ------------------------------------------------------------ methods */
 
 static bool pp_is_pool_attr(zend_long attr)
@@ -768,6 +932,9 @@ static void pp_call(INTERNAL_FUNCTION_PARAMETERS, int m)
 	Z_OBJ(EX(This)) = conn;
 	pp_orig[m](INTERNAL_FUNCTION_PARAM_PASSTHRU);
 	Z_OBJ(EX(This)) = obj;
+	if ((m == PP_PREPARE || m == PP_QUERY) && lease != NULL) {
+		pp_stmt_made(conn, return_value);
+	}
 	bool failed = EG(exception) != NULL || Z_TYPE_P(return_value) == IS_FALSE;
 	if (m == PP_SET_ATTR && !failed) {
 		if (lease != NULL) {
@@ -1155,11 +1322,23 @@ void async_pdo_pool_startup(void)
 	}
 	pp_pdo_ce = ce;
 	pp_pdo_ctor = ce->constructor;
+	async_on_coroutine_end(async_pdo_pool_coroutine_end);
 	pp_ready = true;
 }
 
 void async_pdo_pool_request_shutdown(void)
 {
+	if (pp_held_conns != NULL) {
+		/* The runtime's teardown releases the pools' references: held
+		 * connections go with their last statement as plain objects. */
+		pp_held *h;
+		ZEND_HASH_FOREACH_PTR(pp_held_conns, h) {
+			pp_held_free(h);
+		} ZEND_HASH_FOREACH_END();
+		zend_hash_destroy(pp_held_conns);
+		FREE_HASHTABLE(pp_held_conns);
+		pp_held_conns = NULL;
+	}
 	if (pp_conns != NULL) {
 		/* Only a lookup for calls in coroutines, which are over. */
 		zend_hash_destroy(pp_conns);
