@@ -178,6 +178,11 @@ typedef struct pp_held {
 
 static zend_object_handlers pp_stmt_handlers;
 static const zend_object_handlers *pp_stmt_orig_handlers;
+/* Statements with pp_stmt_handlers alive: while there is none, no
+ * statement can hold a connection past its coroutine, and the end of a
+ * coroutine (async_pdo_pool_coroutine_end, run at every coroutine's end)
+ * has nothing to look at. */
+ZEND_TLS uint32_t pp_live_stmts;
 
 static pp_rec *pp_rec_of(zend_object *obj)
 {
@@ -790,6 +795,9 @@ static void pp_stmt_free(zend_object *obj)
 {
 	pdo_stmt_t *stmt = php_pdo_stmt_fetch_object(obj);
 	zend_object *conn = NULL;
+	if (pp_live_stmts > 0) {
+		pp_live_stmts--;
+	}
 	if (pp_held_conns != NULL && Z_TYPE(stmt->database_object_handle) == IS_OBJECT
 			&& zend_hash_index_exists(pp_held_conns, Z_OBJ(stmt->database_object_handle)->handle)) {
 		conn = Z_OBJ(stmt->database_object_handle);
@@ -823,6 +831,7 @@ static void pp_stmt_made(zend_object *conn, zval *rv)
 	pdo_stmt_t *stmt = php_pdo_stmt_fetch_object(obj);
 	if (Z_TYPE(stmt->database_object_handle) == IS_OBJECT && Z_OBJ(stmt->database_object_handle) == conn) {
 		obj->handlers = &pp_stmt_handlers;
+		pp_live_stmts++;
 	}
 }
 
@@ -830,8 +839,8 @@ static void pp_stmt_made(zend_object *conn, zval *rv)
  * statements still hold are handed to nobody (see the top). */
 void async_pdo_pool_coroutine_end(tasync_coroutine_t *co)
 {
-	if (pp_recs == NULL || pp_conns == NULL || ASYNC_G(rt) == NULL) {
-		return;
+	if (pp_live_stmts == 0 || pp_recs == NULL || pp_conns == NULL || ASYNC_G(rt) == NULL) {
+		return; /* the core takes the coroutine's connections back */
 	}
 	pp_rec *r;
 	ZEND_HASH_FOREACH_PTR(pp_recs, r) {
