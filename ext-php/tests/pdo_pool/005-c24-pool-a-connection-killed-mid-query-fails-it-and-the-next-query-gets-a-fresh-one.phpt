@@ -12,10 +12,12 @@ require __DIR__ . '/../include/pdo_pool.inc';
 
 $pdo = pool_mysql([PDO::ATTR_POOL_MAX => 2]);
 $admin = services_pdo_mysql();
-$victim = Async\spawn(function () use ($pdo) {
+// This process's own query: the suites of several backends run at once on one server.
+$sleep = 'SELECT SLEEP(5), ' . getmypid();
+$victim = Async\spawn(function () use ($pdo, $sleep) {
     $id = (int) $pdo->query('SELECT CONNECTION_ID()')->fetchColumn();
     try {
-        $pdo->query('SELECT SLEEP(5)');
+        $pdo->query($sleep);
         echo "not reached\n";
     } catch (PDOException $e) {
         echo "in flight: PDOException ", $e->errorInfo[1] ?? '?', "\n";
@@ -28,7 +30,7 @@ $victim = Async\spawn(function () use ($pdo) {
 $killed = null;
 for ($k = 0; $k < 200 && $killed === null; $k++) {
     Async\delay(10);
-    $killed = $admin->query("SELECT ID FROM information_schema.PROCESSLIST WHERE INFO = 'SELECT SLEEP(5)'")->fetchColumn() ?: null;
+    $killed = $admin->query("SELECT ID FROM information_schema.PROCESSLIST WHERE INFO = '$sleep'")->fetchColumn() ?: null;
 }
 $admin->exec("KILL $killed");
 [$id, $again] = Async\await($victim);
