@@ -21,6 +21,7 @@
 #include "runtime/globals.h"
 
 #include "zend_fibers.h"
+#include "zend_smart_str.h"
 
 /* ------------------------------------------------------------- values */
 
@@ -248,12 +249,31 @@ void async_output_end(void)
 	if (OG(active) != NULL && OG(running) == NULL) {
 		php_output_end_all();
 	}
-	/* What is left then (a fatal error in a callback): free it. */
+	/* What is left then (a fatal error or exit() in a callback): the
+	 * callbacks are not called again, but what their buffers hold is
+	 * written out as it is, outermost first, before they are freed. The
+	 * running callback's buffer holds what it printed, and the fatal
+	 * error's message: plain PHP loses both (then reports "Cannot use
+	 * output buffering in output buffering display handlers" at its
+	 * shutdown, in place of the real error); C23 in docs/rules.md. */
 	if (zend_stack_count(&OG(handlers)) > 0) {
+		smart_str raw = {0};
+		php_output_handler **list = OG(handlers).elements;
+		for (int i = 0; i < OG(handlers).top; i++) {
+			if (list[i]->buffer.used > 0) {
+				smart_str_appendl(&raw, list[i]->buffer.data, list[i]->buffer.used);
+			}
+		}
 		async_vm_state s;
 		s.ob_handlers = OG(handlers);
 		host_output_abandon(&s);
 		OG(handlers) = s.ob_handlers;
+		OG(active) = NULL;
+		OG(running) = NULL;
+		if (raw.s != NULL) {
+			php_output_write(ZSTR_VAL(raw.s), ZSTR_LEN(raw.s));
+			smart_str_free(&raw);
+		}
 	}
 	OG(active) = NULL;
 	OG(running) = NULL;
