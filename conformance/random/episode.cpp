@@ -531,14 +531,26 @@ void Episode::learn_escalations(bool failures_only, const std::vector<CoRec *> *
     // before or after those cancellations spawned finally callbacks (C11):
     // the sweep cancels only the coroutines known before this step surely.
     const std::vector<CoRec *> known = known_before != nullptr ? *known_before : unfinished;
+    // Failures first, children before parents: an error moving up fails
+    // and cancels the scope it starts from (whose walk may complete
+    // coroutines and child scopes while the parent is still open) before
+    // it reaches the parent (S10). A scope is created after its parent, so
+    // the reverse of creation order puts the deeper one first.
+    std::vector<ScopeRec *> newly_failed;
+    for (ScopeRec &s : scopes) {
+        if (!s.queryable() || s.is_global) continue;
+        if ((tasync_scope_flags(s.core) & TASYNC_SCOPE_FAILED) && !s.failed) {
+            RANDOM_CHECK(*this, error_may_flow(), "S10: " << name(&s) << " failed without an unhandled error");
+            s.failed = true;
+            newly_failed.push_back(&s);
+        }
+    }
+    for (auto it = newly_failed.rbegin(); it != newly_failed.rend(); ++it) {
+        if (!(*it)->cancelled) cancel_scope(*it, learned_slot(), false, true);
+    }
     for (ScopeRec &s : scopes) {
         if (!s.queryable() || s.is_global) continue;
         const uint32_t f = tasync_scope_flags(s.core);
-        if ((f & TASYNC_SCOPE_FAILED) && !s.failed) {
-            RANDOM_CHECK(*this, error_may_flow(), "S10: " << name(&s) << " failed without an unhandled error");
-            s.failed = true;
-            if (failures_only && !s.cancelled) cancel_scope(&s, learned_slot(), false, true);
-        }
         if ((f & TASYNC_SCOPE_CANCELLED) && !s.cancelled && !failures_only) {
             bool timer = false;
             for (ScopeRec *p = &s; p != nullptr; p = p->parent) {

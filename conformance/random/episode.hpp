@@ -196,6 +196,7 @@ public:
     void remove_live_scope(ScopeRec *s);
     void learn_liveness(ScopeRec *root);
     bool in_subtree(const ScopeRec *s, const ScopeRec *root) const;
+    void cancel_upwards(ScopeRec *from, ScopeRec *top, const char *why);
     ScopeRec *scope_of_current();
 
     // Observation (episode.cpp): learns what the model cannot predict, then

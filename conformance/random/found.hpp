@@ -46,6 +46,9 @@ inline constexpr FoundEpisode kFoundEpisodes[] = {
     {10641809388050916659ull, 845,
      "S4: await_completion of the cancelled gs139 gave an error that is neither its failure nor its cancellation "
      "(ev; model: as 6733536843472512810)"},
+    {10125013038092618912ull, 2816,
+     "C12: only the model has f184(new) (long run, ev; model: an error moving up cancels the scope it starts from "
+     "before the parent, so a parent waits for a child scope's finally callback)"},
 };
 
 }  // namespace tasync_random

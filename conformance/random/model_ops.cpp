@@ -343,6 +343,21 @@ bool Episode::scope_readable(ScopeRec *s) {
 }
 
 // S7 (and S8 for TASYNC_DISPOSE_ON_RELEASE).
+// The scopes an error moving up went through, from `from` up to `top`,
+// cancelled in the order it reached them (S10): each one's walk (S6) runs
+// while its parent is still open, so what completes there (a coroutine that
+// never started, a child scope and its finally callbacks, C11) does so
+// before the parent's completion is decided.
+void Episode::cancel_upwards(ScopeRec *from, ScopeRec *top, const char *why) {
+    for (ScopeRec *p = from; p != nullptr; p = p->parent) {
+        if (!p->cancelled) {
+            if (tracing()) trace("   model: " + name(p) + " cancelled by " + why);
+            cancel_scope(p, learned_slot(), false, true);
+        }
+        if (p == top) break;
+    }
+}
+
 void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns, std::uint64_t started_ns) {
     if (s->disposed) return;
     // A scope the tester released may have been cancelled where the model
@@ -367,10 +382,7 @@ void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns,
             for (ScopeRec *p = s->parent; p != nullptr && !p->is_global; p = p->parent) {
                 if (p->queryable() && !p->cancelled && (tasync_scope_flags(p->core) & TASYNC_SCOPE_CANCELLED)) top = p;
             }
-            if (top != nullptr) {
-                if (tracing()) trace("   model: " + name(top) + " cancelled by an error a dispose let move up");
-                cancel_scope(top, learned_slot(), false, true);
-            }
+            if (top != nullptr) cancel_upwards(s->parent, top, "an error a dispose let move up");
             learn_shutdown_phase(std::vector<CoRec *>(unfinished));
         }
     }
@@ -413,10 +425,7 @@ void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns,
         for (ScopeRec *p = k->parent; p != nullptr && in_subtree(p, s); p = p->parent) {
             if (p->queryable() && !p->cancelled && (tasync_scope_flags(p->core) & TASYNC_SCOPE_CANCELLED)) top = p;
         }
-        if (!top->cancelled) {
-            if (tracing()) trace("   model: " + name(top) + " cancelled by an error a dispose let move up");
-            cancel_scope(top, learned_slot(), false, true);
-        }
+        if (!top->cancelled) cancel_upwards(k, top, "an error a dispose let move up");
     }
     if (strategy == TASYNC_DISPOSE_CANCEL) {
         cancel_scope(s, slot(nullptr, true), false);
