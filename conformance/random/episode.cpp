@@ -186,6 +186,10 @@ void Episode::learn_finally_spawned(CoRec *c) {
     }
     RANDOM_CHECK(*this, s->closed || scope_unseen_cancel_possible(s),
                  "S12: the finally callback " << name(c) << " of the open " << name(s) << " was spawned");
+    // The runtime is completing s, so it has it: its children it no longer
+    // has (a released child scope with nothing in it is freed, and its
+    // finally callbacks with it, S12) are not in the walk below.
+    learn_liveness(s, true);
     if (!s->closed) cancel_scope(s, learned_slot(), false, true);
     // Its last coroutines completed where the model has not seen it yet:
     // their completion is learned later and finds the scope completed.

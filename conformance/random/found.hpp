@@ -49,6 +49,12 @@ inline constexpr FoundEpisode kFoundEpisodes[] = {
     {10125013038092618912ull, 2816,
      "C12: only the model has f184(new) (long run, ev; model: an error moving up cancels the scope it starts from "
      "before the parent, so a parent waits for a child scope's finally callback)"},
+    {775020047151916351ull, 2030,
+     "C12: only the model has f172(new) (long run, uv; model: a released child scope with nothing in it is freed "
+     "with its finally callbacks, and a learned completion's walk must skip it)"},
+    {1065271883308471067ull, 955,
+     "C7: f66 was cancelled, but its flags do not say so (long run, uv; model: the shutdown an error a dispose let "
+     "move up started may sweep before the finally callbacks its cancellations spawned)"},
 };
 
 }  // namespace tasync_random

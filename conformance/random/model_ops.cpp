@@ -109,8 +109,11 @@ void Episode::remove_live_scope(ScopeRec *s) { swap_remove(live_scopes, s); }
 // Before an operation that walks a subtree: the scopes of root's subtree
 // the runtime no longer has (freed when their last reference went) are
 // marked dead, so that the model's walk skips them as the runtime's does.
-void Episode::learn_liveness(ScopeRec *root) {
-    if (!root->queryable() || destroyed) return;
+// core_alive: the caller knows the runtime still has root though the
+// tester holds no reference to it (a scope whose completion the runtime is
+// running).
+void Episode::learn_liveness(ScopeRec *root, bool core_alive) {
+    if (destroyed || root->core == nullptr || !(root->queryable() || core_alive)) return;
     std::vector<ScopeRec *> alive{root};
     for (std::size_t i = 0; i < alive.size(); ++i) {
         tasync_scope_t *kids[64];
@@ -382,8 +385,13 @@ void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns,
             for (ScopeRec *p = s->parent; p != nullptr && !p->is_global; p = p->parent) {
                 if (p->queryable() && !p->cancelled && (tasync_scope_flags(p->core) & TASYNC_SCOPE_CANCELLED)) top = p;
             }
+            // The sweep of a shutdown the error started may have come
+            // before or after what those cancellations spawned (finally
+            // callbacks of scopes they completed, C11): only the coroutines
+            // known before them are surely swept.
+            const std::vector<CoRec *> known(unfinished);
             if (top != nullptr) cancel_upwards(s->parent, top, "an error a dispose let move up");
-            learn_shutdown_phase(std::vector<CoRec *>(unfinished));
+            learn_shutdown_phase(known);
         }
     }
     // A scope an error moving up during this very dispose cancelled after
