@@ -55,6 +55,9 @@ inline constexpr FoundEpisode kFoundEpisodes[] = {
     {1065271883308471067ull, 955,
      "C7: f66 was cancelled, but its flags do not say so (long run, uv; model: the shutdown an error a dispose let "
      "move up started may sweep before the finally callbacks its cancellations spawned)"},
+    {4635020552443551461ull, 2547,
+     "S13: global does not list its live child s15 (long run, uring; model: a finally callback registered on a "
+     "completed coroutine whose failure an awaiter received is charged to nobody)"},
 };
 
 }  // namespace tasync_random

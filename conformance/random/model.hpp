@@ -225,6 +225,12 @@ struct CoRec {
     // go of its scope when it completes (C11: a finally callback
     // registered then is charged to nobody).
     bool heard_at_once = false;
+    // An awaiter received its outcome (an await of it, await_any choosing
+    // it, an await set taking it: C4). A failure received so never flows
+    // (S10): the core holds no error for it and lets go of its scope when
+    // it completes (C11: a finally callback registered then is charged to
+    // nobody).
+    bool outcome_taken = false;
     bool must_fail = false;  // FailToGlobal: its SetError step always runs
     bool spawn_failed = false;  // the spawn was refused: no coroutine ever existed
     bool outcome_known = false;

@@ -53,6 +53,7 @@ void check_entry(Episode &ep, const std::vector<Item> &items, const tasync_await
     if (it.co != nullptr) {
         CoRec *c = it.co;
         RANDOM_CHECK(ep, c->state == CoState::Done, "G2: the set took " << ep.name(c) << ", which has not completed");
+        c->outcome_taken = true;
         if (ep.failed || !c->outcome_known) return;
         RANDOM_CHECK(ep, failed == c->outcome_failed,
                      "C4: the set took " << ep.name(c) << " as " << (failed ? "failed" : "succeeded"));

@@ -234,6 +234,7 @@ std::string op_delay(Episode &ep, CoRec *self) {
 static void check_coroutine_outcome(Episode &ep, CoRec *self, CoRec *t, int rc, void *v, void *e) {
     RANDOM_CHECK(ep, t->state == CoState::Done,
                  "C4: " << ep.name(self) << "'s await of " << ep.name(t) << " returned " << rc << " before it completed");
+    if (rc == 0 || rc == TASYNC_EFAILED) t->outcome_taken = true;
     if (ep.failed || !t->outcome_known) return;
     if (t->outcome_failed) {
         RANDOM_CHECK(ep, rc == TASYNC_EFAILED && ep.error_matches(t->outcome_error, e),
@@ -399,6 +400,7 @@ std::string op_await_any(Episode &ep, CoRec *self) {
             const std::size_t i = static_cast<std::size_t>(rc);
             if (cos[i] != nullptr) {
                 RANDOM_CHECK(ep, cos[i]->state == CoState::Done, "await_any chose " << ep.name(cos[i]) << ", which has not completed");
+                cos[i]->outcome_taken = true;
             } else {
                 RANDOM_CHECK(ep, completed_now(ep, aws[i]), "await_any chose a" << aws[i]->aid << ", which has not completed");
             }
@@ -619,7 +621,7 @@ std::string op_coroutine_finally(Episode &ep, CoRec *self) {
     if (t->state == CoState::Done) {
         bool charged = t->scope != nullptr && !t->zombie && t->outcome_failed && t->error != nullptr &&
                        t->error->kind != TASYNC_ERROR_CANCELLATION && errors_flow(t) &&
-                       !(t->hold_ended && t->handlers == 0) && !t->heard_at_once;
+                       !(t->hold_ended && t->handlers == 0) && !t->heard_at_once && !t->outcome_taken;
         if (probe != nullptr) charged = tasync_scope_active_count(probe->core) > probe_before;
         ep.spawn_finally(f, charged ? t->scope : nullptr);
         if (!t->settled) {
