@@ -400,11 +400,13 @@ void Episode::sync() {
     // phase's sweep surely cancelled.
     const std::vector<CoRec *> before_let_go = unfinished;
     bool let_go = false;
+    known_before_let_go = &before_let_go;
     for (GroupRec &g : groups) {
         const bool was = g.let_go;
         learn_let_go(&g);
         let_go = let_go || (g.let_go && !was);
     }
+    known_before_let_go = nullptr;
     learn_escalations(false, let_go ? &before_let_go : nullptr);
     for (ScopeRec &s : scopes) {
         if (s.dispose_timer && now() >= s.dispose_deadline && !s.queryable()) {
@@ -414,8 +416,13 @@ void Episode::sync() {
         }
     }
     // Coroutines cancelled before they started where the model could not
-    // see it (their scope failed or was cancelled by a timer).
-    for (CoRec *c : std::vector<CoRec *>(unfinished)) {
+    // see it (their scope failed or was cancelled by a timer, or the zombie
+    // timer after the end of the program, S9), learned in the order the
+    // runtime's sweeps go: the order of creation (the order in which a
+    // group then lists them as completed, G1).
+    std::vector<CoRec *> by_creation(unfinished);
+    std::sort(by_creation.begin(), by_creation.end(), [](const CoRec *a, const CoRec *b) { return a->tid < b->tid; });
+    for (CoRec *c : by_creation) {
         if (c->state == CoState::New && c->core != nullptr && !c->cancel_requested && c != current()) check_coroutine(c);
     }
     {
@@ -550,7 +557,9 @@ void Episode::learn_escalations(bool failures_only, const std::vector<CoRec *> *
         }
     }
     for (auto it = newly_failed.rbegin(); it != newly_failed.rend(); ++it) {
-        if (!(*it)->cancelled) cancel_scope(*it, learned_slot(), false, true);
+        if ((*it)->cancelled) continue;
+        learn_liveness(*it);
+        cancel_scope(*it, learned_slot(), false, true);
     }
     for (ScopeRec &s : scopes) {
         if (!s.queryable() || s.is_global) continue;
@@ -562,6 +571,7 @@ void Episode::learn_escalations(bool failures_only, const std::vector<CoRec *> *
             }
             RANDOM_CHECK(*this, timer || error_may_flow() || s.maybe_cancelled,
                          "S6: " << name(&s) << " was cancelled, by nobody the tester knows of");
+            learn_liveness(&s);
             cancel_scope(&s, learned_slot(), false, true);
         }
     }

@@ -197,6 +197,10 @@ public:
     void learn_liveness(ScopeRec *root, bool core_alive = false);
     bool in_subtree(const ScopeRec *s, const ScopeRec *root) const;
     void cancel_upwards(ScopeRec *from, ScopeRec *top, const char *why);
+    // While sync() learns the let-gos of released groups: the coroutines
+    // known before them (a shutdown one of them started may have swept
+    // before what another spawned).
+    const std::vector<CoRec *> *known_before_let_go = nullptr;
     ScopeRec *scope_of_current();
 
     // Observation (episode.cpp): learns what the model cannot predict, then

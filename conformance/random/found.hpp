@@ -58,6 +58,15 @@ inline constexpr FoundEpisode kFoundEpisodes[] = {
     {4635020552443551461ull, 2547,
      "S13: global does not list its live child s15 (long run, uring; model: a finally callback registered on a "
      "completed coroutine whose failure an awaiter received is charged to nobody)"},
+    {13158140076587075146ull, 483,
+     "C3: tasync_runtime_run returned while f111 is unfinished (long run, uv; model: a learned cancellation's walk "
+     "skips the child scopes the runtime freed)"},
+    {7091815488535216030ull, 1040,
+     "C7: f170 was cancelled, but its flags do not say so (long run, ev; model: several let-gos in one "
+     "observation, a shutdown one of them started may sweep before what another spawned)"},
+    {10018750156417760810ull, 576,
+     "G1: group g148 completion 3 is t168, the model says t169 (long run, ev; model: held tasks the zombie timer "
+     "cancels complete in the order of creation)"},
 };
 
 }  // namespace tasync_random

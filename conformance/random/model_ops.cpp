@@ -328,6 +328,7 @@ void Episode::learn_unseen_cancel(ScopeRec *s) {
         if (!(f & TASYNC_SCOPE_CANCELLED) || (f & TASYNC_SCOPE_DISPOSED)) return;
         RANDOM_CHECK(*this, scope_unseen_cancel_possible(s),
                      "S6: " << name(s) << " was cancelled, by nobody the tester knows of");
+        learn_liveness(s, true);  // alive: a coroutine of the runtime's is in it
         cancel_scope(s, learned_slot(), false, true);
         return;
     }
@@ -355,6 +356,7 @@ void Episode::cancel_upwards(ScopeRec *from, ScopeRec *top, const char *why) {
     for (ScopeRec *p = from; p != nullptr; p = p->parent) {
         if (!p->cancelled) {
             if (tracing()) trace("   model: " + name(p) + " cancelled by " + why);
+            learn_liveness(p);
             cancel_scope(p, learned_slot(), false, true);
         }
         if (p == top) break;
@@ -389,7 +391,9 @@ void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns,
             // before or after what those cancellations spawned (finally
             // callbacks of scopes they completed, C11): only the coroutines
             // known before them are surely swept.
-            const std::vector<CoRec *> known(unfinished);
+            // Within one observation of several let-gos, none of what they
+            // spawned is (sync, known_before_let_go).
+            const std::vector<CoRec *> known(known_before_let_go != nullptr ? *known_before_let_go : unfinished);
             if (top != nullptr) cancel_upwards(s->parent, top, "an error a dispose let move up");
             learn_shutdown_phase(known);
         }
