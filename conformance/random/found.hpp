@@ -67,6 +67,8 @@ inline constexpr FoundEpisode kFoundEpisodes[] = {
     {10018750156417760810ull, 576,
      "G1: group g148 completion 3 is t168, the model says t169 (long run, ev; model: held tasks the zombie timer "
      "cancels complete in the order of creation)"},
+    {4722248867002723623ull, 2335,
+     "C7: f137 was cancelled, but its flags do not say so (long run, ev; model: as 7091815488535216030)"},
 };
 
 }  // namespace tasync_random
