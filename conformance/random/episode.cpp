@@ -189,7 +189,7 @@ void Episode::learn_finally_spawned(CoRec *c) {
     // The runtime is completing s, so it has it: its children it no longer
     // has (a released child scope with nothing in it is freed, and its
     // finally callbacks with it, S12) are not in the walk below.
-    learn_liveness(s, true);
+    learn_liveness(s, true, true);
     if (!s->closed) cancel_scope(s, learned_slot(), false, true);
     // Its last coroutines completed where the model has not seen it yet:
     // their completion is learned later and finds the scope completed.
@@ -558,7 +558,7 @@ void Episode::learn_escalations(bool failures_only, const std::vector<CoRec *> *
     }
     for (auto it = newly_failed.rbegin(); it != newly_failed.rend(); ++it) {
         if ((*it)->cancelled) continue;
-        learn_liveness(*it);
+        learn_liveness(*it, false, true);
         cancel_scope(*it, learned_slot(), false, true);
     }
     for (ScopeRec &s : scopes) {
@@ -571,7 +571,7 @@ void Episode::learn_escalations(bool failures_only, const std::vector<CoRec *> *
             }
             RANDOM_CHECK(*this, timer || error_may_flow() || s.maybe_cancelled,
                          "S6: " << name(&s) << " was cancelled, by nobody the tester knows of");
-            learn_liveness(&s);
+            learn_liveness(&s, false, true);
             cancel_scope(&s, learned_slot(), false, true);
         }
     }

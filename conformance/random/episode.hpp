@@ -194,7 +194,7 @@ public:
     void sweep_cancel(CoRec *c, ErrSlot *err, const std::vector<CoRec *> *known);
     void drop_handle(CoRec *c);
     void remove_live_scope(ScopeRec *s);
-    void learn_liveness(ScopeRec *root, bool core_alive = false);
+    void learn_liveness(ScopeRec *root, bool core_alive = false, bool learned = false);
     bool in_subtree(const ScopeRec *s, const ScopeRec *root) const;
     void cancel_upwards(ScopeRec *from, ScopeRec *top, const char *why);
     // While sync() learns the let-gos of released groups: the coroutines

@@ -69,6 +69,16 @@ inline constexpr FoundEpisode kFoundEpisodes[] = {
      "cancels complete in the order of creation)"},
     {4722248867002723623ull, 2335,
      "C7: f137 was cancelled, but its flags do not say so (long run, ev; model: as 7091815488535216030)"},
+    // The next two: 25 episodes of one run failed S13 this way, after the
+    // model had begun to learn freed child scopes (033be8f); a hang of the
+    // failed episode followed.
+    {16267460610155603719ull, 1763,
+     "S13: s232 is gone from its parent's children while it is referenced (long run, ev; model: a learned step "
+     "may find a child freed before the model learned that its coroutines were done)"},
+    {5335944455116170844ull, 1454, "S13: s8 is gone from its parent's children (long run, uring; as the previous)"},
+    {9867673507033403437ull, 1405,
+     "S4: await_completion of gs16 returned while coroutines remained active (long run, uv; model: in a group's "
+     "let-go the shutdown its tasks' errors start comes after its scope's dispose made the scope's coroutines zombies)"},
 };
 
 }  // namespace tasync_random

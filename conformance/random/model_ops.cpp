@@ -111,8 +111,12 @@ void Episode::remove_live_scope(ScopeRec *s) { swap_remove(live_scopes, s); }
 // marked dead, so that the model's walk skips them as the runtime's does.
 // core_alive: the caller knows the runtime still has root though the
 // tester holds no reference to it (a scope whose completion the runtime is
-// running).
-void Episode::learn_liveness(ScopeRec *root, bool core_alive) {
+// running). learned: the caller is learning what the runtime did in the
+// step just taken (a cancellation, a completion), and the model may not
+// have learned yet that the coroutines of a child the runtime freed are
+// done; a scope with a coroutine in it is never freed, so the runtime's
+// view stands.
+void Episode::learn_liveness(ScopeRec *root, bool core_alive, bool learned) {
     if (destroyed || root->core == nullptr || !(root->queryable() || core_alive)) return;
     std::vector<ScopeRec *> alive{root};
     for (std::size_t i = 0; i < alive.size(); ++i) {
@@ -129,7 +133,7 @@ void Episode::learn_liveness(ScopeRec *root, bool core_alive) {
         for (ScopeRec *k : s->children) {
             if (k->dead) continue;
             if (std::find(alive.begin(), alive.end(), k) == alive.end()) {
-                RANDOM_CHECK(*this, !(k->owned || k->observed || k->all > 0),
+                RANDOM_CHECK(*this, !(k->owned || k->observed || (k->all > 0 && !learned)),
                              "S13: " << name(k) << " is gone from its parent's children while it is referenced");
                 k->dead = true;
                 continue;
@@ -328,7 +332,7 @@ void Episode::learn_unseen_cancel(ScopeRec *s) {
         if (!(f & TASYNC_SCOPE_CANCELLED) || (f & TASYNC_SCOPE_DISPOSED)) return;
         RANDOM_CHECK(*this, scope_unseen_cancel_possible(s),
                      "S6: " << name(s) << " was cancelled, by nobody the tester knows of");
-        learn_liveness(s, true);  // alive: a coroutine of the runtime's is in it
+        learn_liveness(s, true, true);  // alive: a coroutine of the runtime's is in it
         cancel_scope(s, learned_slot(), false, true);
         return;
     }
@@ -356,7 +360,7 @@ void Episode::cancel_upwards(ScopeRec *from, ScopeRec *top, const char *why) {
     for (ScopeRec *p = from; p != nullptr; p = p->parent) {
         if (!p->cancelled) {
             if (tracing()) trace("   model: " + name(p) + " cancelled by " + why);
-            learn_liveness(p);
+            learn_liveness(p, false, true);
             cancel_scope(p, learned_slot(), false, true);
         }
         if (p == top) break;
@@ -395,7 +399,11 @@ void Episode::dispose_scope(ScopeRec *s, int strategy, std::uint64_t timeout_ns,
             // spawned is (sync, known_before_let_go).
             const std::vector<CoRec *> known(known_before_let_go != nullptr ? *known_before_let_go : unfinished);
             if (top != nullptr) cancel_upwards(s->parent, top, "an error a dispose let move up");
-            learn_shutdown_phase(known);
+            // In a group's let-go the errors of its tasks flow after its
+            // scope's dispose (G1): a shutdown phase seen now may have been
+            // started by them, after the dispose made its coroutines
+            // zombies, so it is learned after the let-go (sync).
+            if (known_before_let_go == nullptr) learn_shutdown_phase(known);
         }
     }
     // A scope an error moving up during this very dispose cancelled after

@@ -292,7 +292,7 @@ std::string op_scope_await(Episode &ep, CoRec *self, bool after_cancel) {
         RANDOM_CHECK(ep, ep.scope_unseen_cancel_possible(s),
                      "S6: " << ep.name(s) << " was cancelled, by nobody the tester knows of");
         if (f & TASYNC_SCOPE_FAILED) s->failed = true;
-        ep.learn_liveness(s, true);  // alive: the current coroutine is in it
+        ep.learn_liveness(s, true, true);  // alive: the current coroutine is in it
         ep.cancel_scope(s, ep.learned_slot(), false, true);
     };
     if (s == ep.scope_of_current()) learn_unobserved();

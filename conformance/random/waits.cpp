@@ -104,7 +104,7 @@ namespace tasync_random {
 bool Episode::learn_closed(ScopeRec *s) {
     if (s->closed) return true;
     if (!scope_unseen_cancel_possible(s)) return false;
-    learn_liveness(s);
+    learn_liveness(s, false, true);
     cancel_scope(s, learned_slot(), false, true);
     return true;
 }
