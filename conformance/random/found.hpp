@@ -79,6 +79,9 @@ inline constexpr FoundEpisode kFoundEpisodes[] = {
     {9867673507033403437ull, 1405,
      "S4: await_completion of gs16 returned while coroutines remained active (long run, uv; model: in a group's "
      "let-go the shutdown its tasks' errors start comes after its scope's dispose made the scope's coroutines zombies)"},
+    {9879520429701510185ull, 2905,
+     "C12: only the model has f231(new) f312(new) (long run, ev; model: a let-go's dispose walks no child scope "
+     "the runtime freed before)"},
 };
 
 }  // namespace tasync_random

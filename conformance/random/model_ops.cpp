@@ -477,8 +477,13 @@ void Episode::learn_let_go(GroupRec *g) {
     for (CoRec *t : g->tasks) {
         if (t->held && t->state == CoState::New && !t->cancel_requested) cancel_co(t, learned_slot());
     }
-    // No learn_liveness here: what the errors flowing afterwards did (a
-    // shutdown that freed a child scope, say) is learned after this.
+    // Its scope's children the runtime freed (released with nothing in
+    // them, their finally callbacks with them) are not in the dispose's
+    // walk; one freed during the let-go completed first, and its finally
+    // callbacks were learned as the runtime spawned them
+    // (learn_finally_spawned). The model holds the group's scope
+    // (scope_ref).
+    learn_liveness(g->scope, true, true);
     dispose_scope(g->scope, TASYNC_DISPOSE_SAFELY, 0);
 }
 
