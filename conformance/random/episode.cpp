@@ -532,7 +532,7 @@ std::string Episode::describe(const ErrSlot *s) const {
 }
 
 // Scope failures and cancellations, then the shutdown phase.
-void Episode::learn_escalations(bool failures_only, const std::vector<CoRec *> *known_before) {
+void Episode::learn_escalations(bool failures_only, const std::vector<CoRec *> *known_before, bool learn_phase) {
     if (failed || destroyed) return;
     // Scopes before the shutdown (an error fails its scope before it
     // reaches the global scope); parents before children, whose walk then
@@ -575,7 +575,7 @@ void Episode::learn_escalations(bool failures_only, const std::vector<CoRec *> *
             cancel_scope(&s, learned_slot(), false, true);
         }
     }
-    learn_shutdown_phase(known);
+    if (learn_phase) learn_shutdown_phase(known);
 }
 
 // The shutdown phase an unhandled error (S10, C15) or a deadlock started.

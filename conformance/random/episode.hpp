@@ -211,7 +211,8 @@ public:
     // the model applies a dispose that moved it).
     // known_before: the coroutines surely known before what this step
     // learned (the shutdown sweep cancels only those surely, start_shutdown).
-    void learn_escalations(bool failures_only = false, const std::vector<CoRec *> *known_before = nullptr);
+    void learn_escalations(bool failures_only = false, const std::vector<CoRec *> *known_before = nullptr,
+                           bool learn_phase = true);
     void learn_finally_spawned(CoRec *c);
     // Orders the model's finally callbacks in the global scope as the
     // runtime lists them (listed: the global scope's coroutines, n of them).

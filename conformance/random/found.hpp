@@ -82,6 +82,9 @@ inline constexpr FoundEpisode kFoundEpisodes[] = {
     {9879520429701510185ull, 2905,
      "C12: only the model has f231(new) f312(new) (long run, ev; model: a let-go's dispose walks no child scope "
      "the runtime freed before)"},
+    {17743296672022106336ull, 1245,
+     "C4: t119's outcome is the dispose's cancellation, the model expected the shutdown's (long run, uv; model: a "
+     "dispose that went on past its own errors walks its children before a shutdown a child's error started)"},
 };
 
 }  // namespace tasync_random

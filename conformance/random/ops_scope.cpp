@@ -216,6 +216,21 @@ std::string op_scope_cancel(Episode &ep, CoRec *self) {
     return ep.name(s) + (again ? " (again)" : "");
 }
 
+// What a tasync_scope_dispose call did, in the core's order. Errors nobody
+// received in s moved up first (S10), before the disposal. When s is
+// marked disposed, the dispose went on past them: a shutdown phase seen
+// now was started later, by an error a child let move up during the walk
+// (which dispose_scope learns where that child comes), or by something the
+// walk caused; the coroutines the walk reached before it (its CANCEL
+// strategy's cancellations, say) are not the sweep's.
+static void apply_dispose(Episode &ep, ScopeRec *s, int strategy, std::uint64_t timeout, std::uint64_t started,
+                          const std::vector<CoRec *> &known) {
+    const bool walked = s->queryable() && (tasync_scope_flags(s->core) & TASYNC_SCOPE_DISPOSED);
+    ep.learn_escalations(true, nullptr, !walked);
+    ep.dispose_scope(s, strategy, timeout, started);
+    if (walked) ep.learn_shutdown_phase(known);
+}
+
 std::string op_scope_dispose(Episode &ep, CoRec *self) {
     Rng &rng = self->rng;
     ScopeRec *s = rng.chance(10) ? ep.scope_of_current() : pick_scope(ep, rng, false);
@@ -235,6 +250,7 @@ std::string op_scope_dispose(Episode &ep, CoRec *self) {
     void *err = nullptr;
     ep.learn_liveness(s);
     const std::uint64_t started = ep.now();
+    const std::vector<CoRec *> known(ep.unfinished);
     int rc = tasync_scope_dispose(s->core, strategy, timeout, &err);
     if (bad) {
         RANDOM_CHECK(ep, rc == -EINVAL && ep.host.is_error(err) &&
@@ -242,10 +258,7 @@ std::string op_scope_dispose(Episode &ep, CoRec *self) {
                      "S7: disposing with strategy " << strategy << " and timeout " << timeout << " returned " << rc);
     } else {
         RANDOM_CHECK(ep, rc == 0, "S7: disposing " << ep.name(s) << " returned " << rc);
-        // Errors nobody received moved up first (S10): what they did comes
-        // before the disposal.
-        ep.learn_escalations(true);
-        ep.dispose_scope(s, strategy, timeout, started);
+        apply_dispose(ep, s, strategy, timeout, started, known);
     }
     release_error(ep, err);
     return ep.name(s) + " strategy " + std::to_string(strategy) + (bad ? " (invalid)" : "");
@@ -255,10 +268,10 @@ void release_scope(Episode &ep, ScopeRec *s, bool dispose_first) {
     ep.sync();  // learn what it shows while it still can
     if (dispose_first && s->core != nullptr && !ep.destroyed) {
         ep.learn_liveness(s);
+        const std::vector<CoRec *> known(ep.unfinished);
         int rc = tasync_scope_dispose(s->core, TASYNC_DISPOSE_ON_RELEASE, 0, nullptr);
         RANDOM_CHECK(ep, rc == 0, "S8: dispose on release of " << ep.name(s) << " returned " << rc);
-        ep.learn_escalations(true);
-        ep.dispose_scope(s, TASYNC_DISPOSE_ON_RELEASE, 0);
+        apply_dispose(ep, s, TASYNC_DISPOSE_ON_RELEASE, 0, 0, known);
     }
     if (s->owned) {
         s->owned = false;
