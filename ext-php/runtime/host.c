@@ -256,8 +256,8 @@ void async_output_end(void)
 	 * error's message: plain PHP loses both (then reports "Cannot use
 	 * output buffering in output buffering display handlers" at its
 	 * shutdown, in place of the real error); C23 in docs/rules.md. */
+	smart_str raw = {0};
 	if (zend_stack_count(&OG(handlers)) > 0) {
-		smart_str raw = {0};
 		php_output_handler **list = OG(handlers).elements;
 		for (int i = 0; i < OG(handlers).top; i++) {
 			if (list[i]->buffer.used > 0) {
@@ -268,16 +268,15 @@ void async_output_end(void)
 		s.ob_handlers = OG(handlers);
 		host_output_abandon(&s);
 		OG(handlers) = s.ob_handlers;
-		OG(active) = NULL;
-		OG(running) = NULL;
-		if (raw.s != NULL) {
-			php_output_write(ZSTR_VAL(raw.s), ZSTR_LEN(raw.s));
-			smart_str_free(&raw);
-		}
 	}
 	OG(active) = NULL;
 	OG(running) = NULL;
 	zend_stack_destroy(&OG(handlers));
+	/* With no buffer left, this goes to the SAPI. */
+	if (raw.s != NULL) {
+		php_output_write(ZSTR_VAL(raw.s), ZSTR_LEN(raw.s));
+		smart_str_free(&raw);
+	}
 }
 
 static void host_output_abandon(async_vm_state *s)
